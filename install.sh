@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install ragchain into the active Python environment (use a virtualenv).
+#   ./install.sh          the tool, the bundled models, local generation (llama.cpp)
+#   ./install.sh --dev    the same plus the test and evaluation extras
+# Why a script and not one pip line: torch must be the CPU build (installed first, by exact
+# version, so nothing pulls a multi-GB CUDA build), and llama-cpp-python has no wheel on PyPI:
+# it is compiled here, with flags that avoid a crash on CPUs with AMX.
+set -euo pipefail
+cd "$(dirname "$0")"
+extras="llm"
+if [[ "${1:-}" == "--dev" ]]; then extras="llm,dev"; fi
+python -m pip install --upgrade pip >/dev/null
+python -m pip install "torch==2.13.0"
+export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAVA_BUILD=OFF}"
+python -m pip install -e ".[${extras}]"

@@ -1,0 +1,49 @@
+"""`ragchain`: the Typer app. Commands live one per file; errors become messages and exit codes here."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..errors import RagchainError
+from . import ingest, search, status
+from .output import EXIT_CODES, error
+
+app = typer.Typer(
+    name="ragchain",
+    help="Offline retrieval-augmented generation over local documents.\n\nExit codes: "
+    + "; ".join(f"{code} {text}" for code, text in EXIT_CODES.items()),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.command("ingest")(ingest.ingest_command)
+app.command("search")(search.search_command)
+app.command("status")(status.status_command)
+app.command("check")(status.check_command)
+
+
+def main() -> None:
+    import click
+
+    try:
+        code = app(standalone_mode=False)
+    except RagchainError as exc:
+        error(exc.message, exc.hint)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        error("interrupted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        error("interrupted")
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)

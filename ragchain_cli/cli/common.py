@@ -1,0 +1,61 @@
+"""Options shared by several commands, and the glue from flags to library settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..config import Settings, load_settings, parse_weights
+from ..errors import UsageError
+
+IndexOpt = Annotated[Optional[Path], typer.Option("--index", help="Index folder [env RAGCHAIN_INDEX; default ./.ragchain]")]
+JsonOpt = Annotated[Optional[bool], typer.Option("--json/--no-json", help="JSON output (default when stdout is not a TTY)")]
+ConfigOpt = Annotated[Optional[list[Path]], typer.Option("--config", help="Settings file(s) [default ./ragchain.toml]")]
+RetrieversOpt = Annotated[Optional[str], typer.Option("--retrievers", help="Comma-separated: bm25, dense")]
+FusionOpt = Annotated[Optional[str], typer.Option("--fusion", help="rrf or cc")]
+KOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", help="Results to return")]
+DepthOpt = Annotated[Optional[int], typer.Option("--depth", help="Candidates per retriever before fusion")]
+RrfKOpt = Annotated[Optional[int], typer.Option("--rrf-k", help="RRF constant k")]
+NormOpt = Annotated[Optional[str], typer.Option("--norm", help="cc normalisation: zscore, minmax, dbsf, none")]
+WeightsOpt = Annotated[Optional[str], typer.Option("--weights", help="Retriever weights, e.g. bm25=0.4,dense=0.6")]
+RerankOpt = Annotated[Optional[str], typer.Option("--rerank", help="Reranker name (see `ragchain models`)")]
+RerankDepthOpt = Annotated[Optional[int], typer.Option("--rerank-depth", help="Fused candidates the reranker sees")]
+RerankerModelOpt = Annotated[Optional[str], typer.Option("--reranker-model", help="Local folder for model rerankers")]
+SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Only documents dated on/after (2024-01-01 or 30d)")]
+UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents dated on/before")]
+SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
+RecencyOpt = Annotated[Optional[str], typer.Option("--recency", help="Favour newer documents, half-life e.g. 30d")]
+RecencyWeightOpt = Annotated[float, typer.Option("--recency-weight", help="How much recency counts, 0..1")]
+
+
+def settings_from(config: list[Path] | None, **flags) -> Settings:
+    if flags.get("index") is not None:
+        flags["index"] = str(flags["index"])
+    return load_settings(flags, config_files=config or None)
+
+
+def open_index(settings: Settings):
+    from ..stores.index import Index
+
+    return Index(Path(settings.index))
+
+
+def search_options(settings: Settings, since=None, until=None, source=None, recency=None,
+                   recency_weight: float = 0.3, documents: bool = False):
+    from ..retrieve.pipeline import SearchOptions
+    from ..timeaware import parse_bound, parse_duration
+
+    weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
+    reranker_options = {"model": settings.reranker_model} if settings.reranker_model else {}
+    if not 0.0 <= recency_weight <= 1.0:
+        raise UsageError("--recency-weight must be between 0 and 1")
+    return SearchOptions(
+        retrievers=settings.retriever_names(), fusion=settings.fusion, rrf_k=settings.rrf_k, norm=settings.norm,
+        weights=weights, depth=settings.depth, k=settings.k,
+        since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
+        source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
+        documents=documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
+        reranker_options=reranker_options,
+    )

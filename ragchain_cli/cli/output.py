@@ -1,0 +1,53 @@
+"""The one output sink: data on stdout (a table for people on a TTY, JSON/JSONL otherwise),
+people's messages on stderr, and the exit codes in one place."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+
+EXIT_CODES = {
+    0: "success",
+    1: "unexpected error",
+    2: "usage error, or a malformed input file (qrels, queries, config)",
+    3: "ingest finished but some files were skipped (each is listed with its reason)",
+    4: "index problem: missing, built with other settings, or stores disagree (check)",
+    5: "index busy: another ingest holds the lock",
+    6: "a model or optional dependency is missing",
+    130: "interrupted",
+}
+
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Output:
+    def __init__(self, as_json: bool | None = None) -> None:
+        self.json = (not sys.stdout.isatty()) if as_json is None else as_json
+        self.console = Console(highlight=False, soft_wrap=False)
+
+    def data(self, payload: Any, human: Callable[[Console], None] | None = None) -> None:
+        """One result: JSON when asked or piped, else the human rendering."""
+        if self.json or human is None:
+            sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+            sys.stdout.flush()
+        else:
+            human(self.console)
+
+    def line(self, payload: Any) -> None:
+        """One JSONL record (stdin modes stream one line per input)."""
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.flush()
+
+
+def warn(message: str) -> None:
+    stderr.print(f"[yellow]warning:[/] {message}")
+
+
+def error(message: str, hint: str = "") -> None:
+    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    if hint:
+        stderr.print(f"[dim]hint:[/] {hint}")

@@ -1,0 +1,81 @@
+"""`ragchain search QUERY|-`: retrieval only, no LLM. `-` reads one query a line, JSONL out."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from .common import (ConfigOpt, DepthOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
+                     RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
+                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, search_options, settings_from)
+from .output import Output
+
+BATCH = 64
+
+
+def hit_payload(rank: int, hit) -> dict:
+    chunk = hit.chunk
+    return {
+        "rank": rank, "score": round(hit.score, 6), "chunk_id": hit.chunk_id, "doc_id": hit.doc_id,
+        "source": chunk.source, "page": chunk.page, "section": chunk.section, "title": chunk.title,
+        "date": chunk.date, "ocr": chunk.ocr,
+        "explain": {name: {"rank": r, "score": round(s, 6)} for name, (r, s) in hit.explain.items()},
+        "snippet": " ".join(chunk.text.split())[:240],
+    }
+
+
+def search_command(
+    query: Annotated[str, typer.Argument(help="The query, or - to read one query a line from stdin")],
+    index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None,
+    retrievers: RetrieversOpt = None, fusion: FusionOpt = None, k: KOpt = None, depth: DepthOpt = None,
+    rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
+    rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
+    since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3,
+    documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
+) -> None:
+    """Search the index: each hit with rank, fused score, and every retriever's rank and score."""
+    from ..retrieve.pipeline import SearchPipeline
+
+    settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
+                             rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
+                             reranker_model=reranker_model)
+    options = search_options(settings, since, until, source, recency, recency_weight, documents)
+    out = Output(as_json)
+    store = open_index(settings)
+    try:
+        pipeline = SearchPipeline(store, options)
+        if query == "-":
+            _stdin(pipeline, out)
+        else:
+            hits = pipeline.search(query)
+            payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
+            out.data(payload, lambda console: render(console, payload))
+    finally:
+        store.close()
+
+
+def _stdin(pipeline, out: Output) -> None:
+    queries = [line.strip() for line in sys.stdin]
+    queries = [q for q in queries if q]
+    for start in range(0, len(queries), BATCH):
+        batch = queries[start : start + BATCH]
+        for query, hits in zip(batch, pipeline.search_many(batch)):
+            out.line({"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]})
+
+
+def render(console, payload: dict) -> None:
+    from rich.markup import escape
+
+    if not payload["hits"]:
+        console.print("[dim]no results[/]")
+    for hit in payload["hits"]:
+        where = hit["doc_id"] + (f" p.{hit['page']}" if hit["page"] else "")
+        section = f" § {hit['section']}" if hit["section"] else ""
+        console.print(f"[bold]{hit['rank']:>2}.[/] [cyan]{hit['score']:.4f}[/]  {escape(where)}{escape(section)}")
+        console.print(f"    {escape(hit['snippet'][:200])}")
+        explain = "  ".join(f"{n} #{e['rank']} {e['score']:.3f}" for n, e in hit["explain"].items())
+        ocr = f"  ocr:{hit['ocr']}" if hit["ocr"] else ""
+        console.print(f"    [dim]{explain}  chunk {hit['chunk_id']}{ocr}[/]")

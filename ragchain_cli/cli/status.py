@@ -1,0 +1,63 @@
+"""`ragchain status` (counts per store, do they agree) and `ragchain check` (exit 4 if not)."""
+
+from __future__ import annotations
+
+from .common import ConfigOpt, IndexOpt, JsonOpt, open_index, settings_from
+from .output import Output
+
+
+def _payload(store) -> dict:
+    result = store.check()
+    differences = {
+        "missing_from_lexical": result.missing_lexical, "missing_from_vectors": result.missing_vectors,
+        "extra_in_lexical": result.extra_lexical, "extra_in_vectors": result.extra_vectors,
+    }
+    return {
+        "index": str(store.root),
+        "counts": {**store.docstore.counts(), "lexical": result.lexical, "vectors": result.vectors},
+        "consistent": result.consistent,
+        "pending": result.pending,
+        "differences": {k: v[:20] for k, v in differences.items()},
+        "difference_counts": {k: len(v) for k, v in differences.items()},
+        "manifest": store.manifest(),
+    }
+
+
+def status_command(index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None) -> None:
+    """Counts per store and whether the three stores agree."""
+    store = open_index(settings_from(config, index=index))
+    try:
+        payload = _payload(store)
+    finally:
+        store.close()
+    Output(as_json).data(payload, lambda console: _render(console, payload))
+
+
+def check_command(index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None) -> None:
+    """Verify that docstore, Tantivy and LanceDB hold exactly the same chunk IDs."""
+    from ..errors import InconsistentIndex
+
+    store = open_index(settings_from(config, index=index))
+    try:
+        payload = _payload(store)
+    finally:
+        store.close()
+    Output(as_json).data(payload, lambda console: _render(console, payload))
+    if not payload["consistent"]:
+        named = [f"{n} {k.replace('_', ' ')}" for k, n in payload["difference_counts"].items() if n]
+        if payload["pending"]:
+            named.append(f"{payload['pending']} pending operations")
+        raise InconsistentIndex(f"stores disagree: {', '.join(named)}", "run `ragchain ingest` again to repair")
+
+
+def _render(console, payload: dict) -> None:
+    counts = payload["counts"]
+    console.print(f"index {payload['index']}")
+    console.print(f"  files {counts['files']}  documents {counts['documents']}  chunks {counts['chunks']}")
+    console.print(f"  docstore {counts['chunks']}  lexical {counts['lexical']}  vectors {counts['vectors']}  "
+                  f"pending {payload['pending']}")
+    state = "[green]consistent[/]" if payload["consistent"] else "[red]stores disagree[/]"
+    console.print(f"  {state}")
+    manifest = payload["manifest"]
+    if manifest:
+        console.print("  built with " + ", ".join(f"{k}={v}" for k, v in sorted(manifest.items())))

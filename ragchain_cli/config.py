@@ -1,0 +1,116 @@
+"""Settings with one precedence: defaults < ragchain.toml < RAGCHAIN_* environment < flags.
+
+ragchain.toml is flat: its keys are the field names of Settings (`fusion = "cc"`,
+`weights = {bm25 = 0.5, dense = 0.5}`). The environment uses the same names upper-cased
+behind RAGCHAIN_ (RAGCHAIN_INDEX, RAGCHAIN_FUSION, RAGCHAIN_LLM, ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import UsageError
+
+CONFIG_FILE = "ragchain.toml"
+
+
+@dataclass
+class Settings:
+    index: str = ".ragchain"
+    embed_model: str = "all-MiniLM-L6-v2"
+    chunk_size: int = 200
+    chunk_overlap: int = 40
+    retrievers: str = "bm25,dense"
+    fusion: str = "cc"
+    rrf_k: int = 60
+    norm: str = "zscore"
+    weights: dict[str, float] = field(default_factory=dict)
+    depth: int = 100
+    k: int = 10
+    rerank: str = ""
+    rerank_depth: int = 20
+    reranker_model: str = ""
+    llm: str = ""
+    n_ctx: int = 4096
+    ocr: str = "auto"
+
+    def retriever_names(self) -> list[str]:
+        return [name.strip() for name in self.retrievers.split(",") if name.strip()]
+
+
+def _coerce(name: str, kind: Any, value: Any) -> Any:
+    target = kind if isinstance(kind, type) else None
+    if target is None:
+        target = {"int": int, "str": str, "float": float}.get(str(kind), None)
+    if isinstance(value, str) and target in (int, float):
+        try:
+            return target(value)
+        except ValueError:
+            raise UsageError(f"setting {name!r} must be a number, got {value!r}") from None
+    if name == "weights" and isinstance(value, str):
+        return parse_weights(value)
+    return value
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """'bm25=0.3,dense=0.7' -> {'bm25': 0.3, 'dense': 0.7}."""
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        try:
+            weights[name.strip()] = float(value)
+        except ValueError:
+            raise UsageError(f"bad weight {part!r}", "write weights as name=number,name=number") from None
+        if not sep:
+            raise UsageError(f"bad weight {part!r}", "write weights as name=number,name=number")
+    return weights
+
+
+def _from_toml(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}", "fix or remove the config file") from None
+    known = {f.name for f in fields(Settings)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise UsageError(f"{path}: unknown setting(s) {', '.join(unknown)}", f"known: {', '.join(sorted(known))}")
+    return data
+
+
+def _from_env(environ: dict[str, str]) -> dict[str, Any]:
+    values = {}
+    for f in fields(Settings):
+        raw = environ.get(f"RAGCHAIN_{f.name.upper()}")
+        if raw is not None:
+            values[f.name] = raw
+    return values
+
+
+def load_settings(
+    flags: dict[str, Any] | None = None,
+    config_files: list[Path] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Merge the layers; flags whose value is None count as not given."""
+    layers: list[dict[str, Any]] = []
+    files = config_files if config_files is not None else [Path(CONFIG_FILE)]
+    for path in files:
+        if path.is_file():
+            layers.append(_from_toml(path))
+        elif config_files is not None:
+            raise UsageError(f"config file not found: {path}")
+    layers.append(_from_env(dict(os.environ) if environ is None else environ))
+    layers.append({k: v for k, v in (flags or {}).items() if v is not None})
+    settings = Settings()
+    types = {f.name: f.type for f in fields(Settings)}
+    for layer in layers:
+        for name, value in layer.items():
+            if name in types:
+                settings = dataclasses.replace(settings, **{name: _coerce(name, types[name], value)})
+    return settings

@@ -1,0 +1,1 @@
+"""Loaders -> chunking -> the three stores."""

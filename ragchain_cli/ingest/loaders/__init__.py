@@ -1,0 +1,78 @@
+"""Loaders, one per file type, chosen by suffix and checked against the content.
+
+A loader turns one file into one or more Documents; it raises LoaderError (with the reason)
+for a file it cannot read, and the ingest reports it and goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+from ...errors import LoaderError
+from ...registry import Registry
+from ...types import Document
+
+LOADERS = Registry("loader")
+LOADERS.register("text", "ragchain_cli.ingest.loaders.text:load_text", "plain text (.txt)")
+LOADERS.register("markdown", "ragchain_cli.ingest.loaders.markdown:load_markdown", "Markdown with front matter")
+LOADERS.register("html", "ragchain_cli.ingest.loaders.html:load_html", "HTML through a real parser")
+LOADERS.register("pdf", "ragchain_cli.ingest.loaders.pdf:load_pdf", "PDF through PyMuPDF, page by page")
+LOADERS.register("jsonl", "ragchain_cli.ingest.loaders.jsonl:load_jsonl", "BEIR JSONL corpus, one document a line")
+
+SUFFIXES = {
+    ".txt": "text", ".text": "text", ".rst": "text",
+    ".md": "markdown", ".markdown": "markdown",
+    ".html": "html", ".htm": "html", ".xhtml": "html",
+    ".pdf": "pdf",
+    ".jsonl": "jsonl", ".jsonl.gz": "jsonl",
+}
+
+
+class Loader(Protocol):
+    def __call__(self, path: Path, doc_id: str, options: "LoadOptions") -> Iterator[Document]: ...
+
+
+class LoadOptions:
+    """Per-run loader options (PDF password, OCR mode, fallback date)."""
+
+    def __init__(self, pdf_password: str = "", ocr: str = "auto", fallback_date: str | None = None) -> None:
+        self.pdf_password = pdf_password
+        self.ocr = ocr
+        self.fallback_date = fallback_date
+
+
+def loader_name(path: Path) -> str | None:
+    """The loader for a path by suffix, or None when the file type is not handled."""
+    name = path.name.lower()
+    if name.endswith(".jsonl.gz"):
+        return "jsonl"
+    return SUFFIXES.get(Path(name).suffix)
+
+
+def load(path: Path, doc_id: str, options: LoadOptions) -> list[Document]:
+    name = loader_name(path)
+    if name is None:
+        raise LoaderError(f"unsupported file type {path.suffix or '(none)'}")
+    _sniff(path, name)
+    return list(LOADERS.get(name)(path, doc_id, options))
+
+
+def _sniff(path: Path, name: str) -> None:
+    """Check that the content looks like its suffix claims before parsing it."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8192)
+    except OSError as exc:
+        raise LoaderError(f"cannot read: {exc.strerror or exc}") from None
+    if not head:
+        raise LoaderError("empty file")
+    if name == "pdf" and not head.lstrip()[:5] == b"%PDF-":
+        raise LoaderError("not a PDF (no %PDF header)")
+    if name == "jsonl" and path.name.lower().endswith(".gz"):
+        if head[:2] != b"\x1f\x8b":
+            raise LoaderError("not gzip data")
+        return
+    if name in ("text", "markdown", "html", "jsonl") and b"\x00" in head:
+        raise LoaderError("binary content (NUL bytes) in a text file")

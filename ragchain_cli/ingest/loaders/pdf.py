@@ -1,0 +1,74 @@
+"""PDF through PyMuPDF: one block per page (1-based page numbers), title and creation date
+from the document metadata. Encrypted files open with --pdf-password or are reported."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from ...errors import LoaderError
+from ...types import Block, Document
+
+PDF_DATE = re.compile(r"D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?")
+MAX_PAGES = 20_000
+
+
+def pdf_date(value: str | None) -> str | None:
+    """'D:20240131120000+01'00'' -> '2024-01-31T12:00:00' (local time as written)."""
+    match = PDF_DATE.match(value or "")
+    if not match:
+        return None
+    y, mo, d, h, mi, s = (g or default for g, default in zip(match.groups(), ("", "01", "01", "00", "00", "00")))
+    return f"{y}-{mo}-{d}T{h}:{mi}:{s}"
+
+
+def open_pdf(path: Path, password: str):
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(str(path), filetype="pdf")
+    except Exception as exc:  # PyMuPDF raises its own and generic errors for damaged files
+        raise LoaderError(f"corrupt or unreadable PDF ({exc})") from None
+    if doc.needs_pass:
+        if not password or not doc.authenticate(password):
+            doc.close()
+            hint = "wrong --pdf-password" if password else "encrypted PDF: pass --pdf-password to open it"
+            raise LoaderError(hint)
+    if doc.page_count == 0:
+        doc.close()
+        raise LoaderError("PDF has no pages")
+    return doc
+
+
+def page_blocks(doc, options) -> list[Block]:
+    from ..ocr import ocr_page_text
+
+    blocks = []
+    for number in range(min(doc.page_count, MAX_PAGES)):
+        page = doc.load_page(number)
+        text = page.get_text("text", sort=True).strip()
+        backend = None
+        if len(text) < 20 and options.ocr != "off":
+            text, backend = ocr_page_text(page, text, options.ocr)
+        if text.strip():
+            blocks.append(Block(text, page=number + 1, ocr=backend))
+    return blocks
+
+
+def load_pdf(path: Path, doc_id: str, options) -> Iterator[Document]:
+    doc = open_pdf(path, options.pdf_password)
+    try:
+        meta = doc.metadata or {}
+        try:
+            blocks = page_blocks(doc, options)
+        except RuntimeError as exc:
+            raise LoaderError(f"damaged PDF page ({exc})") from None
+        if not blocks:
+            raise LoaderError(f"no text on any of {doc.page_count} page(s) (scanned? see --ocr)")
+        date = pdf_date(meta.get("creationDate")) or pdf_date(meta.get("modDate")) or options.fallback_date
+        title = (meta.get("title") or "").strip()
+        extra = {"pages": str(doc.page_count)}
+        yield Document(doc_id, str(path), tuple(blocks), title=title, date=date, metadata=extra)
+    finally:
+        doc.close()

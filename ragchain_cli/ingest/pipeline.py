@@ -1,0 +1,152 @@
+"""`ragchain ingest`: discover -> load -> chunk -> embed -> write (docstore, Tantivy, LanceDB)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import LoaderError
+from ..stores.docstore import DocStore, FileRecord
+from ..stores.embedders import load_embedder, tokenizer_file
+from ..stores.index import Index
+from ..types import Chunk, Document
+from .chunking import Chunker, ChunkSettings
+from .discover import Found, Unreadable, discover
+from .loaders import LoadOptions, load
+from .writer import BatchWriter
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class Skipped:
+    path: str
+    reason: str
+
+
+@dataclass
+class IngestReport:
+    files_seen: int = 0
+    files_ingested: int = 0
+    files_unchanged: int = 0
+    files_removed: int = 0
+    documents: int = 0
+    pages: int = 0
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    replayed: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class IngestOptions:
+    embed_model: str
+    chunk_size: int = 200
+    chunk_overlap: int = 40
+    pdf_password: str = ""
+    ocr: str = "auto"
+    batch_chunks: int = 1024
+    wait: bool = False
+
+
+def file_hash(path: Path) -> str:
+    digest = hashlib.blake2b(digest_size=20)
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Progress | None = None) -> IngestReport:
+    report = IngestReport()
+    started = time.perf_counter()
+    index.require({"embed_model": options.embed_model, "chunk_size": str(options.chunk_size),
+                   "chunk_overlap": str(options.chunk_overlap)})
+    with index.write_lock(wait=options.wait):
+        report.replayed = index.replay()
+        found = _collect(paths, report)
+        gone = _gone(index.docstore, paths, {str(f.path) for f in found})
+        writer = BatchWriter(index, lambda: _bind(index, options))
+        report.chunks_removed += writer.remove_files(gone)
+        report.files_removed = len(gone)
+        chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
+        for done, item in enumerate(found, start=1):
+            if progress:
+                progress(done, len(found), str(item.path))
+            _ingest_file(index, writer, chunker, item, options, report)
+        report.chunks_removed += writer.flush()
+        report.chunks_added = writer.added
+        if writer.added or gone:
+            writer.optimize()
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def _bind(index: Index, options: IngestOptions):
+    embedder = load_embedder(options.embed_model)
+    index.bind(options.embed_model, embedder.dim, options.chunk_size, options.chunk_overlap)
+    return embedder
+
+
+def _collect(paths: list[Path], report: IngestReport) -> list[Found]:
+    found = []
+    for item in discover(paths):
+        if isinstance(item, Unreadable):
+            report.skipped.append(Skipped(item.path, item.reason))
+        else:
+            found.append(item)
+    report.files_seen = len(found)
+    return found
+
+
+def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]:
+    """Recorded files below the ingested paths that are no longer there."""
+    roots = [str(Path(p).resolve()) for p in paths]
+    below = [p for p in docstore.file_paths() if any(p == r or p.startswith(r.rstrip("/") + "/") for r in roots)]
+    return [p for p in below if p not in present and not Path(p).exists()]
+
+
+def _ingest_file(index, writer, chunker, item: Found, options, report: IngestReport) -> None:
+    path = item.path
+    try:
+        stat = path.stat()
+        record = index.docstore.file_record(str(path))
+        if record and (record.size, record.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            report.files_unchanged += 1
+            return
+        digest = file_hash(path)
+        fresh = FileRecord(str(path), digest, stat.st_size, stat.st_mtime_ns)
+        if record and record.content_hash == digest:
+            index.docstore.touch_file(fresh)
+            report.files_unchanged += 1
+            return
+        mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
+        load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime)
+        docs = load(path, item.doc_id, load_options)
+        _check_owners(index.docstore, writer, docs, str(path))
+    except LoaderError as exc:
+        report.skipped.append(Skipped(str(path), exc.message))
+        return
+    except OSError as exc:
+        report.skipped.append(Skipped(str(path), exc.strerror or str(exc)))
+        return
+    chunks = [c for doc in docs for c in chunker.chunk(doc)]
+    report.files_ingested += 1
+    report.documents += len(docs)
+    report.pages += sum(len({b.page for b in d.blocks if b.page is not None}) for d in docs)
+    report.chunks_removed += writer.add(fresh, docs, chunks)
+
+
+def _check_owners(docstore: DocStore, writer, docs: list[Document], path: str) -> None:
+    for doc in docs:
+        owner = docstore.doc_owner(doc.doc_id) or writer.owner(doc.doc_id)
+        if owner is not None and owner != path:
+            raise LoaderError(f"document ID {doc.doc_id!r} already comes from {owner}")
+
+
+__all__ = ["ingest", "IngestOptions", "IngestReport", "Skipped", "Chunk"]

@@ -1,0 +1,16 @@
+"""BM25 over the Tantivy index. No torch, no LanceDB: this path must start fast."""
+
+from __future__ import annotations
+
+from ..stores.index import Index
+from ..types import Hit
+
+
+class BM25Retriever:
+    name = "bm25"
+
+    def __init__(self, index: Index, **_options) -> None:
+        self.lexical = index.lexical
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        return [Hit(chunk_id=cid, score=score) for cid, score in self.lexical.search(query, k)]

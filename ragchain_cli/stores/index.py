@@ -1,0 +1,146 @@
+"""One index folder: docstore.sqlite, lexical/ (Tantivy), vectors/ (LanceDB), a lock, a manifest.
+
+Write order (the journal): a batch is first committed to SQLite in one transaction together
+with its pending operations (deletes and adds, with vectors); then the operations are applied
+to Tantivy and LanceDB; then the pending rows are cleared. Replaying pending operations is
+idempotent (delete every touched ID, then add those that still exist in the docstore), so a
+crash at any point is repaired by the next writer. Readers hydrate IDs through the docstore
+and skip IDs it does not hold, so they always see the last committed state.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..errors import IndexBusy, IndexMismatch, IndexNotFound
+from .docstore import DocStore
+from .lexical import TOKENIZER, LexicalIndex
+
+MANIFEST_KEYS = ("embed_model", "dim", "chunk_size", "chunk_overlap")
+
+
+@dataclass(frozen=True)
+class StoreCheck:
+    docstore: int
+    lexical: int
+    vectors: int
+    pending: int
+    missing_lexical: list[str]
+    missing_vectors: list[str]
+    extra_lexical: list[str]
+    extra_vectors: list[str]
+
+    @property
+    def consistent(self) -> bool:
+        differences = self.missing_lexical, self.missing_vectors, self.extra_lexical, self.extra_vectors
+        return not any(differences) and not self.pending
+
+
+class Index:
+    def __init__(self, root: Path, create: bool = False) -> None:
+        self.root = Path(root)
+        db = self.root / "docstore.sqlite"
+        if not db.is_file() and not create:
+            raise IndexNotFound(f"no index at {self.root}", "run `ragchain ingest PATH` first, or pass --index DIR")
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.docstore = DocStore(db)
+        self._lexical: LexicalIndex | None = None
+        self._vectors = None
+
+    # -- components (lazy: LanceDB costs seconds to import) ---------------------------------
+    @property
+    def lexical(self) -> LexicalIndex:
+        if self._lexical is None:
+            self._lexical = LexicalIndex(self.root / "lexical")
+        return self._lexical
+
+    @property
+    def vectors(self):
+        if self._vectors is None:
+            from .vectors import VectorIndex
+
+            self._vectors = VectorIndex(self.root / "vectors", int(self.manifest()["dim"]))
+        return self._vectors
+
+    def close(self) -> None:
+        if self._lexical is not None:
+            self._lexical.close()
+        self.docstore.close()
+
+    # -- manifest ---------------------------------------------------------------------------
+    def manifest(self) -> dict[str, str]:
+        return self.docstore.get_meta()
+
+    def bind(self, embed_model: str, dim: int, chunk_size: int, chunk_overlap: int) -> None:
+        """Record what builds this index, or refuse settings that differ from what built it."""
+        wanted = {"embed_model": embed_model, "dim": str(dim), "chunk_size": str(chunk_size),
+                  "chunk_overlap": str(chunk_overlap)}
+        have = self.manifest()
+        if "embed_model" in have:
+            self.require(wanted)
+        self.docstore.set_meta({**wanted, "tokenizer": TOKENIZER, "tool_version": __version__})
+
+    def require(self, wanted: dict[str, str]) -> None:
+        have = self.manifest()
+        diffs = [f"{k}: index has {have.get(k)!r}, asked for {v!r}" for k, v in wanted.items()
+                 if k in have and have[k] != v]
+        if diffs:
+            raise IndexMismatch(
+                f"{self.root} was built with different settings ({'; '.join(diffs)})",
+                "use the settings the index was built with, or a new --index DIR",
+            )
+
+    # -- locking ----------------------------------------------------------------------------
+    @contextmanager
+    def write_lock(self, wait: bool = False):
+        handle = open(self.root / "ingest.lock", "a+")
+        try:
+            flags = fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB
+            try:
+                fcntl.flock(handle, flags)
+            except BlockingIOError:
+                raise IndexBusy(
+                    f"another ingest is writing to {self.root}",
+                    "wait for it to finish, or pass --wait to queue behind it",
+                ) from None
+            handle.seek(0), handle.truncate(), handle.write(str(os.getpid())), handle.flush()
+            yield
+        finally:
+            handle.close()
+
+    # -- journal ----------------------------------------------------------------------------
+    def replay(self) -> int:
+        """Apply pending operations to Tantivy and LanceDB; return how many were applied."""
+        ops = self.docstore.pending()
+        if not ops:
+            return 0
+        touched = sorted({op.chunk_id for op in ops})
+        vectors = {op.chunk_id: op.vector for op in ops if op.op == "add" and op.vector is not None}
+        live = self.docstore.chunks(sorted(vectors))
+        add_ids = sorted(live)
+        self.lexical.apply(touched, [(cid, live[cid].index_text()) for cid in add_ids])
+        if "dim" in self.manifest():
+            dim = self.vectors.dim
+            rows = [np.frombuffer(vectors[cid], dtype=np.float32) for cid in add_ids]
+            self.vectors.apply(touched, add_ids, np.stack(rows) if rows else np.zeros((0, dim), np.float32))
+        self.docstore.clear_pending(ops[-1].seq)
+        return len(ops)
+
+    # -- checks -----------------------------------------------------------------------------
+    def check(self) -> StoreCheck:
+        doc_ids = self.docstore.chunk_ids()
+        lex_ids = self.lexical.ids()
+        vec_ids = self.vectors.ids() if "dim" in self.manifest() else set()
+        return StoreCheck(
+            docstore=len(doc_ids), lexical=len(lex_ids), vectors=len(vec_ids),
+            pending=self.docstore.pending_count(),
+            missing_lexical=sorted(doc_ids - lex_ids), missing_vectors=sorted(doc_ids - vec_ids),
+            extra_lexical=sorted(lex_ids - doc_ids), extra_vectors=sorted(vec_ids - doc_ids),
+        )

@@ -1,0 +1,83 @@
+"""Tantivy lexical index: a raw-tokenized chunk_id and the stemmed text, nothing else.
+
+No tantivy type leaves this module. User text is reduced to plain terms before parsing,
+so quotes, colons, brackets or unbalanced syntax can never make a query fail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+TOKENIZER = "en_stem"
+
+
+def _schema():
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("chunk_id", stored=True, tokenizer_name="raw")
+    builder.add_text_field("text", stored=False, tokenizer_name=TOKENIZER)
+    return builder.build()
+
+
+def plain_terms(query: str) -> str:
+    """Keep words only, lower-cased, so the query parser sees no operators or syntax."""
+    return _NON_WORD.sub(" ", query.replace("\x00", " ")).lower().strip()
+
+
+class LexicalIndex:
+    def __init__(self, path: Path) -> None:
+        import tantivy
+
+        path.mkdir(parents=True, exist_ok=True)
+        self._tantivy = tantivy
+        self.index = tantivy.Index(_schema(), path=str(path), reuse=True)
+        self._writer = None
+
+    # -- writes ---------------------------------------------------------------------------
+    def _get_writer(self):
+        if self._writer is None:
+            self._writer = self.index.writer(heap_size=128_000_000, num_threads=1)
+        return self._writer
+
+    def apply(self, delete_ids: Iterable[str], add: Iterable[tuple[str, str]]) -> None:
+        """Delete chunk IDs, then add (chunk_id, text) pairs, in one commit."""
+        writer = self._get_writer()
+        for chunk_id in delete_ids:
+            writer.delete_documents_by_term("chunk_id", chunk_id)
+        for chunk_id, text in add:
+            writer.add_document(self._tantivy.Document(chunk_id=chunk_id, text=text))
+        writer.commit()
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.wait_merging_threads()
+            self._writer = None
+
+    # -- reads ----------------------------------------------------------------------------
+    def search(self, query: str, k: int) -> list[tuple[str, float]]:
+        terms = plain_terms(query)
+        if not terms or k <= 0:
+            return []
+        self.index.reload()
+        parsed, _errors = self.index.parse_query_lenient(terms, ["text"])
+        searcher = self.index.searcher()
+        hits = searcher.search(parsed, k).hits
+        return [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]
+
+    def ids(self) -> set[str]:
+        self.index.reload()
+        searcher = self.index.searcher()
+        total = searcher.num_docs
+        if total == 0:
+            return set()
+        everything = self._tantivy.Query.all_query()
+        hits = searcher.search(everything, total).hits
+        return {searcher.doc(address)["chunk_id"][0] for _score, address in hits}
+
+    def count(self) -> int:
+        self.index.reload()
+        return self.index.searcher().num_docs
