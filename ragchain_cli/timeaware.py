@@ -133,13 +133,15 @@ def recency_boost(
     now: datetime | None = None,
     undated: float = 0.5,
 ) -> list[Hit]:
-    """Blend relevance with recency: score = (1 - weight) * minmax(score) + weight * decay.
+    """Scale relevance by recency: score = minmax(score) * ((1 - weight) + weight * decay).
 
-    Min-max first puts any score scale (negative cc z-scores included) into [0, 1]. The blend is
-    additive so even the least relevant hit can rise if it is new; weight 0 keeps the original
-    order, weight 1 orders by date alone. Dates come from `dates[chunk_id]`, else hit.chunk.date.
-    Undated chunks get decay `undated` (default 0.5: as if one half-life old). Nothing is
-    dropped. explain gains "relevance": (rank before, original score) and "recency": (0, decay).
+    Min-max first puts any score scale (negative cc z-scores included) into [0, 1]. The decay
+    multiplies, so a new document rises only as far as its relevance allows: an irrelevant
+    new file never overtakes a relevant old one by date alone. weight 0 keeps the original
+    order; weight 1 is relevance times decay. Dates come from `dates[chunk_id]`, else
+    hit.chunk.date. Undated chunks get decay `undated` (default 0.5: one half-life old).
+    Nothing is dropped. explain gains "relevance": (rank before, original score) and
+    "recency": (0, decay).
     """
     _check_unit("weight", weight)
     _check_unit("undated decay", undated)
@@ -151,5 +153,5 @@ def recency_boost(
         text = dates.get(hit.chunk_id) if hit.chunk_id in dates else (hit.chunk.date if hit.chunk else None)
         d = decay(_stored_date(text), moment_now, half_life_s, undated)
         explain = {**hit.explain, "relevance": (rank, float(hit.score)), "recency": (0, d)}
-        boosted.append(replace(hit, score=(1 - weight) * rel + weight * d, explain=explain))
+        boosted.append(replace(hit, score=rel * ((1 - weight) + weight * d), explain=explain))
     return sort_hits(boosted)

@@ -146,9 +146,9 @@ def test_recency_hand_computed_scores_and_explain():
     hits = [Hit("a", 4.0), Hit("b", 2.0), Hit("c", 0.0)]
     dates = {"a": "2024-05-22", "b": "2024-06-01", "c": None}  # a is 10 days old
     boosted = {h.chunk_id: h for h in recency_boost(hits, dates, 10 * DAY, 0.5, now=NOW)}
-    assert boosted["a"].score == pytest.approx(0.5 * 1.0 + 0.5 * 0.5)
-    assert boosted["b"].score == pytest.approx(0.5 * 0.5 + 0.5 * 1.0)
-    assert boosted["c"].score == pytest.approx(0.5 * 0.0 + 0.5 * 0.5)  # undated: neutral 0.5
+    assert boosted["a"].score == pytest.approx(1.0 * (0.5 + 0.5 * 0.5))
+    assert boosted["b"].score == pytest.approx(0.5 * (0.5 + 0.5 * 1.0))
+    assert boosted["c"].score == pytest.approx(0.0 * (0.5 + 0.5 * 0.5))  # undated: neutral 0.5
     assert boosted["a"].explain["relevance"] == (1, 4.0)
     assert boosted["a"].explain["recency"] == (0, pytest.approx(0.5))
 
@@ -161,11 +161,12 @@ def test_recency_works_on_negative_scores():
     assert all(0.0 <= h.score <= 1.0 for h in boosted)
 
 
-def test_recency_can_lift_even_the_least_relevant_hit():
-    hits = [Hit("a", 5.0), Hit("b", 4.0), Hit("fresh", 1.0)]
-    dates = {"a": "2001-01-01", "b": "2001-01-01", "fresh": "2024-06-01"}
+def test_recency_lifts_relevant_new_hits_but_not_irrelevant_ones():
+    hits = [Hit("old", 5.0), Hit("new", 4.0), Hit("fresh_but_irrelevant", 1.0)]
+    dates = {"old": "2001-01-01", "new": "2024-06-01", "fresh_but_irrelevant": "2024-06-01"}
     boosted = recency_boost(hits, dates, 30 * DAY, 0.6, now=NOW)
-    assert boosted[0].chunk_id == "fresh"
+    assert [h.chunk_id for h in boosted] == ["new", "old", "fresh_but_irrelevant"]
+    assert boosted[0].score == pytest.approx(0.75 * (0.4 + 0.6 * 1.0))
 
 
 def test_weight_zero_keeps_order_and_nothing_is_dropped():

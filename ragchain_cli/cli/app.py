@@ -7,7 +7,7 @@ import sys
 import typer
 
 from ..errors import RagchainError
-from . import ingest, search, status
+from . import evaluate, ingest, search, status
 from .output import EXIT_CODES, error
 
 app = typer.Typer(
@@ -23,27 +23,30 @@ app.command("ingest")(ingest.ingest_command)
 app.command("search")(search.search_command)
 app.command("status")(status.status_command)
 app.command("check")(status.check_command)
+app.command("eval")(evaluate.eval_command)
 
 
-def main() -> None:
+def run(argv: list[str] | None = None) -> int:
+    """Run one command and return its exit code; errors are printed here, on stderr, once."""
     import click
 
     try:
-        code = app(standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
     except RagchainError as exc:
         error(exc.message, exc.hint)
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+        return exc.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
         error("interrupted")
-        sys.exit(130)
-    except KeyboardInterrupt:
-        error("interrupted")
-        sys.exit(130)
+        return 130
     except BrokenPipeError:
-        sys.exit(0)
-    sys.exit(code if isinstance(code, int) else 0)
+        return 0
+    return code if isinstance(code, int) else 0
+
+
+def main() -> None:
+    sys.exit(run())

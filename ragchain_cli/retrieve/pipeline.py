@@ -72,20 +72,25 @@ class SearchPipeline:
 
     def search_many(self, queries: list[str]) -> list[list[Hit]]:
         opts = self.options
+        results = []
+        for query, runs in zip(queries, self.retrieve_runs(queries)):
+            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm,
+                                weights=opts.weights or None)
+            results.append(self.finish(query, fused))
+        return results
+
+    def retrieve_runs(self, queries: list[str]) -> list[dict[str, list[Hit]]]:
+        """Each query's ranked list from every retriever, before fusion (batched per retriever)."""
+        opts = self.options
         depth = max(opts.depth, opts.k) * (FILTER_OVERFETCH if opts.filtering else 1)
         per_retriever = {
             name: self._timed(name, search_many, retriever, queries, depth)
             for name, retriever in self.retrievers.items()
         }
-        results = []
-        for i, query in enumerate(queries):
-            runs = {name: lists[i] for name, lists in per_retriever.items()}
-            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm,
-                                weights=opts.weights or None)
-            results.append(self._finish(query, fused))
-        return results
+        return [{name: lists[i] for name, lists in per_retriever.items()} for i in range(len(queries))]
 
-    def _finish(self, query: str, hits: list[Hit]) -> list[Hit]:
+    def finish(self, query: str, hits: list[Hit]) -> list[Hit]:
+        """Fused hits -> hydrated, filtered, recency-weighted, reranked, collapsed, top k."""
         opts = self.options
         hits = self._timed("hydrate", self.linker.hydrate, hits)
         if opts.filtering:
@@ -94,11 +99,21 @@ class SearchPipeline:
             dates = {h.chunk_id: h.chunk.date for h in hits}
             hits = recency_boost(hits, dates, opts.recency, opts.recency_weight)
         if self.reranker is not None:
-            head = hits[: opts.rerank_depth]
-            hits = self._timed("rerank", self.reranker.rerank, query, head) + hits[opts.rerank_depth:]
+            hits = self._rerank(query, hits)
         if opts.documents:
             hits = collapse_to_documents(hits)
         return hits[: opts.k]
+
+    def _rerank(self, query: str, hits: list[Hit]) -> list[Hit]:
+        """Rerank the head; the tail keeps its order, placed below the head's lowest score."""
+        depth = self.options.rerank_depth
+        head = self._timed("rerank", self.reranker.rerank, query, hits[:depth])
+        floor = min((h.score for h in head), default=0.0)
+        tail = hits[depth:]
+        for i, hit in enumerate(tail, start=1):
+            hit.explain.setdefault("fused", (depth + i, hit.score))
+            hit.score = floor - i
+        return head + tail
 
     def _keep(self, hit: Hit) -> bool:
         chunk = hit.chunk

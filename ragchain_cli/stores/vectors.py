@@ -33,8 +33,7 @@ class VectorIndex:
 
     def _table_or_none(self):
         if self._table is None:
-            names = self.db.table_names()
-            if TABLE in names:
+            if TABLE in self.db.list_tables().tables:
                 self._table = self.db.open_table(TABLE)
         return self._table
 
