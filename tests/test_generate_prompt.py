@@ -108,3 +108,19 @@ def test_hits_below_the_relevance_floor_count_as_nothing():
 def test_empty_question_is_a_usage_error():
     with pytest.raises(UsageError):
         answer_question("  ", [hit(1, "x")], llm=object())
+
+
+def test_uncited_sentences_are_attributed_to_the_passage_that_supports_them():
+    packed = [hit(1, "The ferry leaves the jetty at 07:45 every weekday morning."),
+              hit(2, "Heron Inlet is closed to sampling from 1 April to 15 July for nesting ospreys.")]
+    text, cites = extract_citations("Heron Inlet is closed from 1 April to 15 July. Bring a hat.", packed)
+    assert text == "Heron Inlet is closed from 1 April to 15 July [2]. Bring a hat."
+    assert [(c.number, c.chunk_id, type(c)) for c in cites] == [(2, "c2", Citation)]
+
+
+def test_attribution_needs_most_of_the_sentence_in_one_passage():
+    from ragchain_cli.generate.attribution import attribute
+
+    passages = ["apples grow on trees in autumn orchards", "ships sail across stormy oceans"]
+    assert attribute("Apples grow in orchards.", passages) == ("Apples grow in orchards [1].", [1])
+    assert attribute("Bananas ripen quickly indoors.", passages) == ("Bananas ripen quickly indoors.", [])

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from ..errors import RagchainError
-from . import evaluate, ingest, search, status
+from . import ask, evaluate, ingest, models, search, status
 from .output import EXIT_CODES, error
 
 app = typer.Typer(
@@ -24,6 +24,8 @@ app.command("search")(search.search_command)
 app.command("status")(status.status_command)
 app.command("check")(status.check_command)
 app.command("eval")(evaluate.eval_command)
+app.command("ask")(ask.ask_command)
+app.command("models")(models.models_command)
 
 
 def run(argv: list[str] | None = None) -> int:
