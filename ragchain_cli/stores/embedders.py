@@ -79,6 +79,7 @@ class SentenceTransformerEmbedder:
 
 
 _CACHE: dict[str, SentenceTransformerEmbedder] = {}
+_QUERY_CACHE: dict[str, object] = {}
 
 
 def load_embedder(name: str = DEFAULT_MODEL) -> SentenceTransformerEmbedder:
@@ -86,3 +87,14 @@ def load_embedder(name: str = DEFAULT_MODEL) -> SentenceTransformerEmbedder:
     if name not in _CACHE:
         _CACHE[name] = SentenceTransformerEmbedder(name)
     return _CACHE[name]
+
+
+def load_query_encoder(name: str = DEFAULT_MODEL):
+    """The fastest exact encoder for a few short texts: numpy BERT when the model is one (no torch
+    import, ~0.2 s to load), else the sentence-transformers embedder."""
+    if name not in _QUERY_CACHE:
+        from .numpy_bert import NumpyBertEncoder, supported
+
+        folder = model_folder(name)
+        _QUERY_CACHE[name] = NumpyBertEncoder(folder) if supported(folder) else load_embedder(name)
+    return _QUERY_CACHE[name]
