@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Install ragchain into the active Python environment (use a virtualenv).
-#   ./install.sh          the tool, the bundled models, local generation (llama.cpp)
+#   ./install.sh          the tool, the bundled models, local generation (llama.cpp), OCR (RapidOCR)
 #   ./install.sh --dev    the same plus the test and evaluation extras
+# Tesseract (faster OCR, preferred by --ocr auto when present) is a system package:
+#   apt-get install tesseract-ocr tesseract-ocr-eng
 # Why a script and not one pip line: torch must be the CPU build (installed first, by exact
 # version, so nothing pulls a multi-GB CUDA build), and llama-cpp-python has no wheel on PyPI:
 # it is compiled here, with flags that avoid a crash on CPUs with AMX.
 set -euo pipefail
 cd "$(dirname "$0")"
-extras="llm"
-if [[ "${1:-}" == "--dev" ]]; then extras="llm,dev"; fi
+extras="llm,ocr"
+if [[ "${1:-}" == "--dev" ]]; then extras="llm,ocr,dev"; fi
 python -m pip install --upgrade pip >/dev/null
 python -m pip install "torch==2.13.0"
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAVA_BUILD=OFF}"

@@ -30,7 +30,7 @@ class Settings:
     rrf_k: int = 60
     norm: str = "zscore"
     weights: dict[str, float] = field(default_factory=dict)
-    depth: int = 100
+    depth: int = 1000
     k: int = 10
     rerank: str = ""
     rerank_depth: int = 20
@@ -38,6 +38,9 @@ class Settings:
     llm: str = ""
     n_ctx: int = 4096
     ocr: str = "auto"
+    expand: bool = False
+    hyde_passages: int = 1
+    hyde_template: str = ""
 
     def retriever_names(self) -> list[str]:
         return [name.strip() for name in self.retrievers.split(",") if name.strip()]
@@ -46,7 +49,11 @@ class Settings:
 def _coerce(name: str, kind: Any, value: Any) -> Any:
     target = kind if isinstance(kind, type) else None
     if target is None:
-        target = {"int": int, "str": str, "float": float}.get(str(kind), None)
+        target = {"int": int, "str": str, "float": float, "bool": bool}.get(str(kind), None)
+    if isinstance(value, str) and target is bool:
+        if value.strip().lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off", ""):
+            raise UsageError(f"setting {name!r} must be true or false, got {value!r}")
+        return value.strip().lower() in ("1", "true", "yes", "on")
     if isinstance(value, str) and target in (int, float):
         try:
             return target(value)

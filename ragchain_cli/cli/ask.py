@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
                      SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, search_options, settings_from)
 from .output import Output, stderr
@@ -24,7 +24,7 @@ def ask_command(
     rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
-    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, expand: ExpandOpt = None,
     llm: Annotated[Optional[str], typer.Option("--llm", help="Catalogue name or path to a GGUF file")] = None,
     n_ctx: Annotated[Optional[int], typer.Option("--n-ctx", help="Model context window in tokens")] = None,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Longest answer in tokens")] = 256,
@@ -39,7 +39,7 @@ def ask_command(
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
-                             reranker_model=reranker_model, llm=llm, n_ctx=n_ctx)
+                             reranker_model=reranker_model, llm=llm, n_ctx=n_ctx, expand=expand)
     options = search_options(settings, since, until, source, recency, recency_weight)
     out = Output(as_json)
     store = open_index(settings)

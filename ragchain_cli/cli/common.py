@@ -13,7 +13,7 @@ from ..errors import UsageError
 IndexOpt = Annotated[Optional[Path], typer.Option("--index", help="Index folder [env RAGCHAIN_INDEX; default ./.ragchain]")]
 JsonOpt = Annotated[Optional[bool], typer.Option("--json/--no-json", help="JSON output (default when stdout is not a TTY)")]
 ConfigOpt = Annotated[Optional[list[Path]], typer.Option("--config", help="Settings file(s) [default ./ragchain.toml]")]
-RetrieversOpt = Annotated[Optional[str], typer.Option("--retrievers", help="Comma-separated: bm25, dense")]
+RetrieversOpt = Annotated[Optional[str], typer.Option("--retrievers", help="Comma-separated: bm25, dense, bm25-prf, dense-prf, hyde")]
 FusionOpt = Annotated[Optional[str], typer.Option("--fusion", help="rrf or cc")]
 KOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", help="Results to return")]
 DepthOpt = Annotated[Optional[int], typer.Option("--depth", help="Candidates per retriever before fusion")]
@@ -23,11 +23,15 @@ WeightsOpt = Annotated[Optional[str], typer.Option("--weights", help="Retriever 
 RerankOpt = Annotated[Optional[str], typer.Option("--rerank", help="Reranker name (see `ragchain models`)")]
 RerankDepthOpt = Annotated[Optional[int], typer.Option("--rerank-depth", help="Fused candidates the reranker sees")]
 RerankerModelOpt = Annotated[Optional[str], typer.Option("--reranker-model", help="Local folder for model rerankers")]
+RerankInstructionOpt = Annotated[Optional[str], typer.Option("--rerank-instruction", help="Instruction for the tart reranker")]
 SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Only documents dated on/after (2024-01-01 or 30d)")]
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents dated on/before")]
 SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
 RecencyOpt = Annotated[Optional[str], typer.Option("--recency", help="Favour newer documents, half-life e.g. 30d")]
 RecencyWeightOpt = Annotated[float, typer.Option("--recency-weight", help="How much recency counts, 0..1")]
+LlmOpt = Annotated[Optional[str], typer.Option("--llm", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
+ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
+                                                   "sub-questions, keywords searched too and fused")]
 
 
 def settings_from(config: list[Path] | None, **flags) -> Settings:
@@ -43,12 +47,16 @@ def open_index(settings: Settings):
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,
-                   recency_weight: float = 0.3, documents: bool = False):
+                   recency_weight: float = 0.3, documents: bool = False, rerank_instruction: str | None = None):
     from ..retrieve.pipeline import SearchOptions
     from ..timeaware import parse_bound, parse_duration
 
     weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
-    reranker_options = {"model": settings.reranker_model} if settings.reranker_model else {}
+    reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
+    if settings.reranker_model:
+        reranker_options["model"] = settings.reranker_model
+    if rerank_instruction:
+        reranker_options["instruction"] = rerank_instruction
     if not 0.0 <= recency_weight <= 1.0:
         raise UsageError("--recency-weight must be between 0 and 1")
     return SearchOptions(
@@ -57,5 +65,6 @@ def search_options(settings: Settings, since=None, until=None, source=None, rece
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
         documents=documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
-        reranker_options=reranker_options,
+        reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
+        retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
     )

@@ -43,6 +43,14 @@ class Output:
         sys.stdout.flush()
 
 
+def shown(text: str) -> str:
+    """Untrusted text (a file name, a document's words) made safe for one terminal line: control
+    characters as escapes (a newline, or ESC that would drive the terminal), rich markup escaped."""
+    from rich.markup import escape
+
+    return escape("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
+
+
 def warn(message: str) -> None:
     stderr.print(f"[yellow]warning:[/] {message}")
 

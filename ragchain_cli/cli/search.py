@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
-                     RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, NormOpt,
+                     RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
                      SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, search_options, settings_from)
-from .output import Output
+from .output import Output, shown
 
 BATCH = 64
 
@@ -33,7 +33,7 @@ def search_command(
     rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
-    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, llm: LlmOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
 ) -> None:
     """Search the index: each hit with rank, fused score, and every retriever's rank and score."""
@@ -41,7 +41,7 @@ def search_command(
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
-                             reranker_model=reranker_model)
+                             reranker_model=reranker_model, llm=llm, expand=expand)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
     store = open_index(settings)
@@ -57,8 +57,16 @@ def search_command(
         store.close()
 
 
+def stdin_lines() -> list[str]:
+    """stdin's lines; bytes that are not UTF-8 become U+FFFD (read through surrogateescape they went
+    back out raw, and the JSON on stdout was no longer UTF-8)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    text = buffer.read().decode("utf-8", "replace") if buffer is not None else sys.stdin.read()
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _stdin(pipeline, out: Output) -> None:
-    queries = [line.strip() for line in sys.stdin]
+    queries = [line.strip() for line in stdin_lines()]
     queries = [q for q in queries if q]
     for start in range(0, len(queries), BATCH):
         batch = queries[start : start + BATCH]
@@ -67,15 +75,13 @@ def _stdin(pipeline, out: Output) -> None:
 
 
 def render(console, payload: dict) -> None:
-    from rich.markup import escape
-
     if not payload["hits"]:
         console.print("[dim]no results[/]")
     for hit in payload["hits"]:
         where = hit["doc_id"] + (f" p.{hit['page']}" if hit["page"] else "")
         section = f" § {hit['section']}" if hit["section"] else ""
-        console.print(f"[bold]{hit['rank']:>2}.[/] [cyan]{hit['score']:.4f}[/]  {escape(where)}{escape(section)}")
-        console.print(f"    {escape(hit['snippet'][:200])}")
+        console.print(f"[bold]{hit['rank']:>2}.[/] [cyan]{hit['score']:.4f}[/]  {shown(where)}{shown(section)}")
+        console.print(f"    {shown(hit['snippet'][:200])}")
         explain = "  ".join(f"{n} #{e['rank']} {e['score']:.3f}" for n, e in hit["explain"].items())
         ocr = f"  ocr:{hit['ocr']}" if hit["ocr"] else ""
         console.print(f"    [dim]{explain}  chunk {hit['chunk_id']}{ocr}[/]")

@@ -46,7 +46,7 @@ def collect_runs(pipeline, queries: dict[str, str]) -> dict[str, dict[str, list[
     for start in range(0, len(qids), BATCH):
         batch = qids[start : start + BATCH]
         for qid, runs in zip(batch, pipeline.retrieve_runs([queries[q] for q in batch])):
-            out[qid] = {name: pipeline.linker.hydrate(hits) for name, hits in runs.items()}
+            out[qid] = {name: pipeline.linker.link(hits) for name, hits in runs.items()}
     return out
 
 

@@ -19,6 +19,8 @@ OpenMP workers sleep instead of spinning against other busy processes.
 
 from __future__ import annotations
 
+import atexit
+
 import json
 import os
 import re
@@ -71,8 +73,19 @@ def _load(path: Path, n_ctx: int, logits_all: bool, n_threads: int, n_threads_ba
                 )
             except ValueError as exc:
                 raise GenerationError(f"llama.cpp could not load {path}: {exc}", "check that it is a valid GGUF model") from None
+            if not _MODELS:
+                atexit.register(close_all)
             _MODELS[key] = model
     return model
+
+
+def close_all() -> None:
+    """Free the cached models while the interpreter is intact (llama.cpp's __del__ fails at shutdown)."""
+    with _LOCK:
+        models = list(_MODELS.values())
+        _MODELS.clear()
+    for model in models:
+        model.close()
 
 
 def _too_long(exc: ValueError) -> GenerationError:

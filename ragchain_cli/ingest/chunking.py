@@ -17,6 +17,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..types import Chunk, Document
 
+SEGMENT_CHARS = 1 << 20  # a longer block is tokenized one segment at a time (see _token_offsets)
 BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"\n"), re.compile(r"[.!?;:][\"')\]]?\s"), re.compile(r"\s"))
 
 
@@ -44,8 +45,8 @@ class Chunker:
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Character spans of the chunks of one block of text."""
-        offsets = [o for o in self.tokenizer.encode(text, add_special_tokens=False).offsets if o[1] > o[0]]
-        if not offsets:
+        offsets = self._token_offsets(text)
+        if len(offsets) == 0:
             return []
         size, overlap = self.settings.size, self.settings.overlap
         spans: list[tuple[int, int]] = []
@@ -54,11 +55,32 @@ class Chunker:
             j = min(i + size, len(offsets))
             if j < len(offsets):
                 j = _break_before(text, offsets, i, j)
-            spans.append((offsets[i][0], offsets[j - 1][1]))
+            spans.append((int(offsets[i][0]), int(offsets[j - 1][1])))
             if j >= len(offsets):
                 break
             i = _word_start(text, offsets, max(j - overlap, i + 1))
         return spans
+
+    def _token_offsets(self, text: str):
+        """(start, end) of each non-empty token. A block longer than SEGMENT_CHARS (a 50 MB
+        single-line file) is tokenized in segments cut at whitespace, where tokens do not cross,
+        into one int64 array: one encode of the whole block held gigabytes (token strings and a
+        Python tuple per token) and slowed down more than linearly."""
+        if len(text) <= SEGMENT_CHARS:
+            return [o for o in self.tokenizer.encode(text, add_special_tokens=False).offsets if o[1] > o[0]]
+        import numpy as np
+
+        parts, start = [], 0
+        while start < len(text):
+            end = min(start + SEGMENT_CHARS, len(text))
+            if end < len(text):
+                cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end), text.rfind("\t", start, end))
+                end = cut + 1 if cut > start else end
+            found = self.tokenizer.encode(text[start:end], add_special_tokens=False).offsets
+            offsets = np.asarray(found, dtype=np.int64).reshape(-1, 2)
+            parts.append(offsets[offsets[:, 1] > offsets[:, 0]] + start)
+            start = end
+        return np.concatenate(parts)
 
     def chunk(self, doc: Document) -> list[Chunk]:
         chunks: list[Chunk] = []

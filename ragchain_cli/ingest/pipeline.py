@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +52,7 @@ class IngestOptions:
     chunk_overlap: int = 40
     pdf_password: str = ""
     ocr: str = "auto"
+    nougat_model: str = ""
     batch_chunks: int = 1024
     wait: bool = False
 
@@ -70,8 +73,8 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
     with index.write_lock(wait=options.wait):
         report.replayed = index.replay()
         found = _collect(paths, report)
-        gone = _gone(index.docstore, paths, {str(f.path) for f in found})
-        writer = BatchWriter(index, lambda: _bind(index, options))
+        gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
+        writer = BatchWriter(index, lambda: _bind(index, options), options.batch_chunks)
         report.chunks_removed += writer.remove_files(gone)
         report.files_removed = len(gone)
         chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
@@ -97,7 +100,7 @@ def _collect(paths: list[Path], report: IngestReport) -> list[Found]:
     found = []
     for item in discover(paths):
         if isinstance(item, Unreadable):
-            report.skipped.append(Skipped(item.path, item.reason))
+            report.skipped.append(Skipped(storable(item.path), item.reason))
         else:
             found.append(item)
     report.files_seen = len(found)
@@ -112,34 +115,62 @@ def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]
 
 
 def _ingest_file(index, writer, chunker, item: Found, options, report: IngestReport) -> None:
-    path = item.path
+    path, key = item.path, storable(str(item.path))
     try:
         stat = path.stat()
-        record = index.docstore.file_record(str(path))
+        record = index.docstore.file_record(key)
         if record and (record.size, record.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
             report.files_unchanged += 1
             return
         digest = file_hash(path)
-        fresh = FileRecord(str(path), digest, stat.st_size, stat.st_mtime_ns)
+        fresh = FileRecord(key, digest, stat.st_size, stat.st_mtime_ns)
         if record and record.content_hash == digest:
             index.docstore.touch_file(fresh)
             report.files_unchanged += 1
             return
         mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
-        load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime)
-        docs = load(path, item.doc_id, load_options)
-        _check_owners(index.docstore, writer, docs, str(path))
+        load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
+                                   nougat_model=options.nougat_model)
+        docs = [_storable_document(doc) for doc in load(path, item.doc_id, load_options)]
+        _check_owners(index.docstore, writer, docs, key)
     except LoaderError as exc:
-        report.skipped.append(Skipped(str(path), exc.message))
+        report.skipped.append(Skipped(key, exc.message))
         return
     except OSError as exc:
-        report.skipped.append(Skipped(str(path), exc.strerror or str(exc)))
+        report.skipped.append(Skipped(key, exc.strerror or str(exc)))
         return
     chunks = [c for doc in docs for c in chunker.chunk(doc)]
     report.files_ingested += 1
     report.documents += len(docs)
     report.pages += sum(len({b.page for b in d.blocks if b.page is not None}) for d in docs)
     report.chunks_removed += writer.add(fresh, docs, chunks)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """Text that SQLite, Tantivy and JSON accept. Lone surrogates (the undecodable bytes of a
+    non-UTF-8 file name, or a \\udXXX escape in a JSON document) would make SQLite refuse the
+    whole batch; they become visible escapes: byte 0xff of a name is written \\xff."""
+    if not _SURROGATE.search(text):
+        return text
+
+    def escape(match: re.Match) -> str:
+        code = ord(match.group())
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+    return _SURROGATE.sub(escape, text)
+
+
+def _storable_document(doc: Document) -> Document:
+    """The loader's document with every text field storable and a date that is text or None."""
+    date = doc.date
+    if not (date is None or isinstance(date, str)):
+        date = str(date) if isinstance(date, (int, float)) and not isinstance(date, bool) else None
+    blocks = tuple(dataclasses.replace(b, text=storable(b.text), section=storable(b.section)) for b in doc.blocks)
+    return dataclasses.replace(doc, doc_id=storable(doc.doc_id), source=storable(doc.source), blocks=blocks,
+                               title=storable(doc.title), date=date)
 
 
 def _check_owners(docstore: DocStore, writer, docs: list[Document], path: str) -> None:

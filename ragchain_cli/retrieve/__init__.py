@@ -17,6 +17,12 @@ class Retriever(Protocol):
 RETRIEVERS = Registry("retriever")
 RETRIEVERS.register("bm25", "ragchain_cli.retrieve.bm25:BM25Retriever", "Tantivy BM25 over stemmed chunk text")
 RETRIEVERS.register("dense", "ragchain_cli.retrieve.dense:DenseRetriever", "LanceDB vector search, cosine")
+RETRIEVERS.register("bm25-prf", "ragchain_cli.retrieve.prf:BM25PRFRetriever",
+                    "BM25 with RM3 pseudo-relevance feedback (expansion terms from its top chunks)")
+RETRIEVERS.register("dense-prf", "ragchain_cli.retrieve.prf:DensePRFRetriever",
+                    "dense with Rocchio feedback (query moved toward its top chunks' vectors)")
+RETRIEVERS.register("hyde", "ragchain_cli.retrieve.hyde:HydeRetriever",
+                    "dense search with mean(query, LLM-written hypothetical passages) (needs --llm)")
 
 
 def search_many(retriever: Retriever, queries: list[str], k: int) -> list[list[Hit]]:

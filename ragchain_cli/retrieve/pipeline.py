@@ -38,6 +38,10 @@ class SearchOptions:
     rerank: str = ""
     rerank_depth: int = 20
     reranker_options: dict = field(default_factory=dict)
+    llm: str = ""  # for the retrievers and stages that generate (hyde, expand)
+    n_ctx: int = 4096
+    expand: bool = False
+    retriever_options: dict = field(default_factory=dict)  # passed to every retriever factory
 
     @property
     def filtering(self) -> bool:
@@ -52,8 +56,14 @@ class SearchPipeline:
         self.options = options
         self.linker = Linker(index.docstore)
         self.timings: dict[str, float] = defaultdict(float)
-        self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index)
+        extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
+        self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index, **extra)
                            for name in options.retrievers}
+        self.expander = None
+        if options.expand:
+            from .expand import QueryExpander
+
+            self.expander = self._timed("load_expand", QueryExpander, llm=options.llm, n_ctx=options.n_ctx)
         self.reranker = None
         if options.rerank:
             from ..rerank import RERANKERS
@@ -74,25 +84,41 @@ class SearchPipeline:
         opts = self.options
         results = []
         for query, runs in zip(queries, self.retrieve_runs(queries)):
-            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm,
-                                weights=opts.weights or None)
+            weights = self.expander.weights(runs, opts.weights) if self.expander else opts.weights or None
+            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
             results.append(self.finish(query, fused))
         return results
 
     def retrieve_runs(self, queries: list[str]) -> list[dict[str, list[Hit]]]:
-        """Each query's ranked list from every retriever, before fusion (batched per retriever)."""
+        """Each query's ranked list from every retriever, before fusion; with expand, also the
+        generated queries' lists (`bm25~sub1`...) from the retrievers that do not call an LLM."""
+        runs = self.base_runs(queries)
+        if self.expander is not None:
+            plain = [name for name, r in self.retrievers.items() if not getattr(r, "uses_llm", False)]
+            runs = self._timed("expand", self.expander.add_runs, queries, runs, lambda qs: self.base_runs(qs, plain))
+        return runs
+
+    def base_runs(self, queries: list[str], names: list[str] | None = None) -> list[dict[str, list[Hit]]]:
+        """Each query's ranked list from the named retrievers (default all), batched per retriever."""
         opts = self.options
         depth = max(opts.depth, opts.k) * (FILTER_OVERFETCH if opts.filtering else 1)
         per_retriever = {
-            name: self._timed(name, search_many, retriever, queries, depth)
-            for name, retriever in self.retrievers.items()
+            name: self._timed(name, search_many, self.retrievers[name], queries, depth)
+            for name in (self.retrievers if names is None else names)
         }
         return [{name: lists[i] for name, lists in per_retriever.items()} for i in range(len(queries))]
 
     def finish(self, query: str, hits: list[Hit]) -> list[Hit]:
-        """Fused hits -> hydrated, filtered, recency-weighted, reranked, collapsed, top k."""
+        """Fused hits -> linked, filtered, recency-weighted, reranked, collapsed, top k, hydrated.
+
+        Full chunks are read only where text or dates are needed (filters, recency, the
+        reranker's head, the final top k); otherwise candidates only get their document IDs.
+        """
         opts = self.options
-        hits = self._timed("hydrate", self.linker.hydrate, hits)
+        if opts.filtering or opts.recency:
+            hits = self._timed("hydrate", self.linker.hydrate, hits)
+        else:
+            hits = self._timed("hydrate", self.linker.link, hits)
         if opts.filtering:
             hits = [h for h in hits if self._keep(h)]
         if opts.recency:
@@ -102,12 +128,13 @@ class SearchPipeline:
             hits = self._rerank(query, hits)
         if opts.documents:
             hits = collapse_to_documents(hits)
-        return hits[: opts.k]
+        return self._timed("hydrate", self.linker.hydrate, hits[: opts.k])
 
     def _rerank(self, query: str, hits: list[Hit]) -> list[Hit]:
         """Rerank the head; the tail keeps its order, placed below the head's lowest score."""
         depth = self.options.rerank_depth
-        head = self._timed("rerank", self.reranker.rerank, query, hits[:depth])
+        head = self._timed("hydrate", self.linker.hydrate, hits[:depth])
+        head = self._timed("rerank", self.reranker.rerank, query, head)
         floor = min((h.score for h in head), default=0.0)
         tail = hits[depth:]
         for i, hit in enumerate(tail, start=1):

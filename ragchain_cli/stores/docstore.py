@@ -164,6 +164,15 @@ class DocStore:
                 found[row[0]] = Chunk(*row)
         return found
 
+    def doc_ids(self, chunk_ids: list[str]) -> dict[str, str]:
+        """chunk_id -> doc_id, without reading chunk text (cheap for a thousand candidates)."""
+        found: dict[str, str] = {}
+        for start in range(0, len(chunk_ids), 500):
+            part = chunk_ids[start : start + 500]
+            sql = f"SELECT chunk_id, doc_id FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part).fetchall())
+        return found
+
     def chunk_ids(self) -> set[str]:
         return {row[0] for row in self.conn.execute("SELECT chunk_id FROM chunks")}
 

@@ -53,6 +53,11 @@ class Index:
         self.docstore = DocStore(db)
         self._lexical: LexicalIndex | None = None
         self._vectors = None
+        if not create and "embed_model" not in self.manifest():
+            # a first ingest killed (or with every file skipped) before its first batch: no settings yet
+            self.docstore.close()
+            raise IndexNotFound(f"{self.root} holds no documents yet",
+                                "run `ragchain ingest PATH` (again) to finish building it")
 
     # -- components (lazy: LanceDB costs seconds to import) ---------------------------------
     @property

@@ -7,7 +7,7 @@ so quotes, colons, brackets or unbalanced syntax can never make a query fail.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
@@ -62,8 +62,19 @@ class LexicalIndex:
         terms = plain_terms(query)
         if not terms or k <= 0:
             return []
+        return self._top(terms, k)
+
+    def search_weighted(self, weights: Mapping[str, float], k: int) -> list[tuple[str, float]]:
+        """BM25 for a weighted bag of words (query expansion): each word boosted by its weight > 0."""
+        parts = [f"{word}^{weight:.6f}" for term, weight in sorted(weights.items()) if weight > 5e-7
+                 for word in plain_terms(term).split()]
+        if not parts or k <= 0:
+            return []
+        return self._top(" ".join(parts), k)
+
+    def _top(self, text: str, k: int) -> list[tuple[str, float]]:
         self.index.reload()
-        parsed, _errors = self.index.parse_query_lenient(terms, ["text"])
+        parsed, _errors = self.index.parse_query_lenient(text, ["text"])
         searcher = self.index.searcher()
         hits = searcher.search(parsed, k).hits
         return [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]

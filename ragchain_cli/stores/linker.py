@@ -14,6 +14,17 @@ class Linker:
     def __init__(self, docstore: DocStore) -> None:
         self.docstore = docstore
 
+    def link(self, hits: list[Hit]) -> list[Hit]:
+        """Fill document IDs only (no text), dropping IDs the docstore does not hold."""
+        doc_ids = self.docstore.doc_ids([h.chunk_id for h in hits if h.chunk is None])
+        out = []
+        for hit in hits:
+            doc_id = hit.chunk.doc_id if hit.chunk is not None else doc_ids.get(hit.chunk_id)
+            if doc_id is not None:
+                hit.doc_id = doc_id
+                out.append(hit)
+        return out
+
     def hydrate(self, hits: list[Hit]) -> list[Hit]:
         chunks = self.docstore.chunks([h.chunk_id for h in hits if h.chunk is None])
         out = []

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
-from ...errors import LoaderError
+from ...errors import LoaderError, RagchainError
 from ...registry import Registry
 from ...types import Document
 
@@ -20,6 +20,7 @@ LOADERS.register("markdown", "ragchain_cli.ingest.loaders.markdown:load_markdown
 LOADERS.register("html", "ragchain_cli.ingest.loaders.html:load_html", "HTML through a real parser")
 LOADERS.register("pdf", "ragchain_cli.ingest.loaders.pdf:load_pdf", "PDF through PyMuPDF, page by page")
 LOADERS.register("jsonl", "ragchain_cli.ingest.loaders.jsonl:load_jsonl", "BEIR JSONL corpus, one document a line")
+LOADERS.register("image", "ragchain_cli.ingest.loaders.image:load_image", "PNG, JPEG, TIFF through OCR")
 
 SUFFIXES = {
     ".txt": "text", ".text": "text", ".rst": "text",
@@ -27,6 +28,7 @@ SUFFIXES = {
     ".html": "html", ".htm": "html", ".xhtml": "html",
     ".pdf": "pdf",
     ".jsonl": "jsonl", ".jsonl.gz": "jsonl",
+    ".png": "image", ".jpg": "image", ".jpeg": "image", ".tif": "image", ".tiff": "image",
 }
 
 
@@ -35,11 +37,14 @@ class Loader(Protocol):
 
 
 class LoadOptions:
-    """Per-run loader options (PDF password, OCR mode, fallback date)."""
+    """Per-run loader options (PDF password, OCR mode with the backends' options, fallback date)."""
 
-    def __init__(self, pdf_password: str = "", ocr: str = "auto", fallback_date: str | None = None) -> None:
+    def __init__(self, pdf_password: str = "", ocr: str = "auto", fallback_date: str | None = None,
+                 nougat_model: str = "") -> None:
+        from ..ocr import OcrMode
+
         self.pdf_password = pdf_password
-        self.ocr = ocr
+        self.ocr = OcrMode(ocr, nougat={"model": nougat_model})
         self.fallback_date = fallback_date
 
 
@@ -56,7 +61,14 @@ def load(path: Path, doc_id: str, options: LoadOptions) -> list[Document]:
     if name is None:
         raise LoaderError(f"unsupported file type {path.suffix or '(none)'}")
     _sniff(path, name)
-    return list(LOADERS.get(name)(path, doc_id, options))
+    loader = LOADERS.get(name)
+    try:
+        return list(loader(path, doc_id, options))
+    except RagchainError:
+        raise
+    except Exception as exc:  # one hostile file (JSON nested 100k deep, an int of 5000 digits ...) is a skip
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise LoaderError(f"cannot load ({reason[:200]})") from None
 
 
 def _sniff(path: Path, name: str) -> None:
@@ -70,6 +82,11 @@ def _sniff(path: Path, name: str) -> None:
         raise LoaderError("empty file")
     if name == "pdf" and not head.lstrip()[:5] == b"%PDF-":
         raise LoaderError("not a PDF (no %PDF header)")
+    if name == "image":
+        from .image import is_image
+
+        if not is_image(head):
+            raise LoaderError("not a PNG, JPEG or TIFF image (no image signature)")
     if name == "jsonl" and path.name.lower().endswith(".gz"):
         if head[:2] != b"\x1f\x8b":
             raise LoaderError("not gzip data")

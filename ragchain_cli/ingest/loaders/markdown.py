@@ -41,6 +41,19 @@ def iso_date(value) -> str | None:
     return None
 
 
+def _bounded(value) -> str:
+    """A front-matter value as text of bounded size: str() of a YAML alias bomb (lists of aliases
+    of lists ...) would expand to billions of items; reprlib cuts depth and length instead."""
+    import reprlib
+
+    if not isinstance(value, (list, dict, tuple, set)):
+        return str(value)
+    shown = reprlib.Repr()
+    shown.maxlevel, shown.maxstring, shown.maxother = 3, 200, 200
+    shown.maxlist = shown.maxtuple = shown.maxdict = shown.maxset = 20
+    return shown.repr(value)
+
+
 def sections(body: str) -> list[tuple[str, str]]:
     """Split into (heading path, text) pairs; headings inside code fences do not count."""
     path: list[tuple[int, str]] = []
@@ -68,5 +81,5 @@ def load_markdown(path: Path, doc_id: str, options) -> Iterator[Document]:
         title = next((h.split(" > ")[0] for h, _ in parts if h), "")
     date = iso_date(meta.get("date")) or options.fallback_date
     blocks = tuple(Block(text, section=heading) for heading, text in parts)
-    metadata = {k: str(v) for k, v in meta.items() if k not in ("title", "date")}
+    metadata = {str(k): _bounded(v) for k, v in meta.items() if k not in ("title", "date")}
     yield Document(doc_id, str(path), blocks, title=title, date=date, metadata=metadata)

@@ -41,6 +41,14 @@ def open_pdf(path: Path, password: str):
     return doc
 
 
+def paints_marks(page) -> bool:
+    """Whether the page paints anything OCR could read (an image, a shading, a path): a blank page
+    (nothing painted, or only text already in its text layer) is never sent to OCR, so a PDF of
+    thousands of empty pages loads in seconds, not one OCR run per page."""
+    return any(kind.startswith(("fill-", "stroke-")) and not kind.endswith("-text")
+               for kind, _rect in page.get_bboxlog())
+
+
 def page_blocks(doc, options) -> list[Block]:
     from ..ocr import ocr_page_text
 
@@ -49,7 +57,7 @@ def page_blocks(doc, options) -> list[Block]:
         page = doc.load_page(number)
         text = page.get_text("text", sort=True).strip()
         backend = None
-        if len(text) < 20 and options.ocr != "off":
+        if len(text) < 20 and options.ocr != "off" and paints_marks(page):
             text, backend = ocr_page_text(page, text, options.ocr)
         if text.strip():
             blocks.append(Block(text, page=number + 1, ocr=backend))
@@ -64,6 +72,8 @@ def load_pdf(path: Path, doc_id: str, options) -> Iterator[Document]:
             blocks = page_blocks(doc, options)
         except RuntimeError as exc:
             raise LoaderError(f"damaged PDF page ({exc})") from None
+        if not blocks and getattr(doc, "is_repaired", False):
+            raise LoaderError(f"damaged or truncated PDF: no readable text on any of {doc.page_count} page(s)")
         if not blocks:
             raise LoaderError(f"no text on any of {doc.page_count} page(s) (scanned? see --ocr)")
         date = pdf_date(meta.get("creationDate")) or pdf_date(meta.get("modDate")) or options.fallback_date

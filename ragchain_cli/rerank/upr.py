@@ -1,0 +1,57 @@
+"""upr: Unsupervised Passage Reranking (Sachan et al., 2022) with the local GGUF model.
+
+score(passage) = mean over the query's tokens of log p(query token | prompt(passage), earlier
+query tokens), read from the model's logits through llama.cpp. The default prompt puts the
+instruction first ("Please write a question based on this passage.\nPassage: {passage}\n
+Question:") so the part before the passage is shared by every passage of every query: it is
+evaluated once per process and its KV state reused. prompt="original" gives the paper's order
+("Passage: {passage}. Please write a question based on this passage.\nQuestion:"); any
+template with one {passage} works. Passages are cut to `passage_tokens` model tokens (default
+128), which bounds the cost per passage; see bench/RESULTS.md for cost against quality.
+"""
+
+from __future__ import annotations
+
+from ..errors import UsageError
+from ..types import Hit
+from ._common import load_once, passage_text, reranked
+
+INSTRUCTION = "Please write a question based on this passage."
+PROMPTS = {
+    "instruction-first": INSTRUCTION + "\nPassage: {passage}\nQuestion:",
+    "original": "Passage: {passage}. " + INSTRUCTION + "\nQuestion:",
+}
+
+
+def split_template(template: str) -> tuple[str, str]:
+    """(text before the passage, text after it); the part after must not be empty."""
+    template = PROMPTS.get(template, template)
+    if template.count("{passage}") != 1:
+        raise UsageError("a upr prompt needs exactly one {passage}", f"or use one of: {', '.join(PROMPTS)}")
+    before, after = template.split("{passage}")
+    if not after.strip():
+        raise UsageError("a upr prompt needs text after {passage} (the question follows it)")
+    return before, after
+
+
+class UPRReranker:
+    name = "upr"
+
+    def __init__(self, llm: str = "", n_ctx: int = 4096, passage_tokens: int = 128,
+                 prompt: str = "instruction-first", **_options) -> None:
+        from ..generate import resolve_model
+        from ._llama import LikelihoodScorer
+
+        if passage_tokens < 8:
+            raise UsageError(f"passage_tokens must be at least 8, got {passage_tokens}")
+        self.before, self.after = split_template(prompt)
+        path = resolve_model(llm or None)
+        key = ("upr", str(path.resolve()), n_ctx, self.before, passage_tokens)
+        self.scorer = load_once(key, lambda: LikelihoodScorer(path, self.before, n_ctx, passage_tokens))
+
+    def rerank(self, query: str, hits: list[Hit]) -> list[Hit]:
+        if not hits:
+            return []
+        space = " " if self.before and not self.before[-1].isspace() else ""
+        bodies = [space + passage_text(h).strip() for h in hits]
+        return reranked(hits, self.scorer.score(bodies, self.after, " " + query.strip()))
