@@ -56,8 +56,9 @@ DEPTHS = (10, 20)
 # 2 on --few-queries (the variants that only show a trend; the machine is shared and slow)
 CONFIGS = [
     ("bm25", "bm25", {}, False, 0),
-    ("upr smollm2 p128", "upr", {"llm": SMOL, "passage_tokens": 128}, True, 1),
+    ("upr smollm2 p128", "upr", {"llm": SMOL, "passage_tokens": 128}, True, 0),
     ("llm smollm2", "llm", {"llm": SMOL}, False, 1),
+    ("upr smollm2 p128", "upr", {"llm": SMOL, "passage_tokens": 128}, True, 2),  # reference for the variants
     ("upr smollm2 p64", "upr", {"llm": SMOL, "passage_tokens": 64}, True, 2),
     ("upr smollm2 p256", "upr", {"llm": SMOL, "passage_tokens": 256}, True, 2),
     ("upr smollm2 p128 original-order", "upr", {"llm": SMOL, "passage_tokens": 128, "prompt": "original"}, True, 2),
@@ -152,6 +153,17 @@ def ndcg(judged, run) -> dict[str, float]:
     return dict(evaluate_per_query(judged, run, ["ndcg@10"])["ndcg@10"])
 
 
+def paired_p(base: dict, after: dict, samples: int = 10_000) -> float:
+    """Two-sided paired randomisation (sign-flip) test on the per-query differences, fixed seed."""
+    import random
+
+    diffs = [after[q] - base[q] for q in after]
+    observed = abs(sum(diffs))
+    rng = random.Random(0)
+    hits = sum(abs(sum(d if rng.random() < 0.5 else -d for d in diffs)) >= observed - 1e-12 for _ in range(samples))
+    return (hits + 1) / (samples + 1)
+
+
 def row(label, depth, queries, base: dict, after: dict, seconds: float, passages: int) -> dict:
     qids = list(after)
     base = {q: base[q] for q in qids}
@@ -159,7 +171,8 @@ def row(label, depth, queries, base: dict, after: dict, seconds: float, passages
     return {"reranker": label, "depth": depth, "queries": len(qids), "ndcg_before": mean(base),
             "ndcg_after": mean(after), "better": sum(after[q] > base[q] + 1e-9 for q in qids),
             "worse": sum(after[q] < base[q] - 1e-9 for q in qids), "s_per_query": seconds / len(qids),
-            "s_per_passage": seconds / max(1, passages), "queries_used": queries, "per_query": after}
+            "s_per_passage": seconds / max(1, passages), "queries_used": queries, "per_query": after,
+            "p_value": paired_p(base, after)}
 
 
 def evaluate_config(config, pipeline, texts, judged, candidates, base) -> list[dict]:
@@ -198,10 +211,11 @@ def save_rows(rows: list[dict]) -> None:
 
 
 def quality_table(rows: list[dict]) -> str:
-    headers = ["reranker", "depth", "queries", "nDCG@10 fused", "nDCG@10 reranked", "delta", "better/worse",
+    headers = ["reranker", "depth", "queries", "nDCG@10 fused", "nDCG@10 reranked", "delta", "better/worse", "p",
                "s/query", "s/passage"]
     body = [[r["reranker"], r["depth"], r["queries"], r["ndcg_before"], r["ndcg_after"],
              f"{r['ndcg_after'] - r['ndcg_before']:+.3f}", f"{r['better']}/{r['worse']}",
+             f"{r['p_value']:.2f}" if "p_value" in r else "-",
              f"{r['s_per_query']:.2f}" + ("*" if r.get("derived_time") else ""), f"{r['s_per_passage']:.3f}"]
             for r in rows]
     return benchlib.table(headers, body)

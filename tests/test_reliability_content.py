@@ -3,7 +3,6 @@ searched and shown as text, and only the generator sees it, inside the delimited
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ragchain_cli.generate.answer import answer_question

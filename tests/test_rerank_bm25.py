@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 
@@ -11,6 +12,10 @@ from ragchain_cli.rerank import RERANKERS
 from ragchain_cli.rerank._common import reranked
 from ragchain_cli.rerank.bm25 import bm25_scores
 from ragchain_cli.types import Chunk, Hit
+
+# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def hit(n: int, text: str, score: float) -> Hit:

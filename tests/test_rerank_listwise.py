@@ -3,11 +3,17 @@ ranking function), truncation, and once for real with SmolLM2-135M through llama
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from ragchain_cli.errors import UsageError
 from ragchain_cli.rerank.listwise import parse_permutation, sliding_order, truncate, windows
 from ragchain_cli.types import Chunk, Hit
+
+# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def test_parser_keeps_digits_only_in_order():

@@ -3,11 +3,17 @@ the real loading and scoring code runs; the scores are checked against a direct 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from ragchain_cli.errors import ModelNotFound
 from ragchain_cli.rerank import RERANKERS
 from ragchain_cli.types import Chunk, Hit
+
+# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")

@@ -3,11 +3,17 @@ log-probabilities llama.cpp gives with logits for every token, and relevance win
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 from ragchain_cli.errors import UsageError
 from ragchain_cli.types import Chunk, Hit
+
+# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 llama_cpp = pytest.importorskip("llama_cpp")
 

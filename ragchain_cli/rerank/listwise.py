@@ -6,7 +6,9 @@ step 10), so good passages found late bubble up. Passages are truncated to a tok
 the whole window fits the context. The reply is parsed leniently: digits only, out-of-range
 and repeated numbers dropped, passages the model left out appended in their original order.
 Numbers map back to hits by identifier (position in the window), never by comparing text.
-Scores are n - final position (higher is better).
+Scores are n - final position (higher is better). The prompt is RankGPT's, example included: the
+bundled 135M/0.5B models mostly copy that example ("[1] > [2]"), which leaves the order as it
+was, so this family needs a stronger GGUF (--llm PATH) to help (see bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ INTRO = ("I will provide you with {n} passages, each indicated by a numerical id
          "Rank the passages based on their relevance to the search query: {query}.")
 OUTRO = ("Search Query: {query}.\nRank the {n} passages above based on their relevance to the search query. "
          "All the passages should be included and listed using identifiers, in descending order of relevance. "
-         "The output format should be [] > [], e.g., [2] > [1]. Only respond with the ranking results, "
+         "The output format should be [] > [], e.g., [1] > [2]. Only respond with the ranking results, "
          "do not say any word or explain.")
 TOKENS_PER_ID = 5  # "[12] > " is at most five tokens for the tokenizers we ship
 CONTEXT_MARGIN = 48  # chat-template tokens and tokenizer boundary effects
