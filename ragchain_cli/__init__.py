@@ -9,7 +9,7 @@ import os as _os
 __version__ = "0.1.0"
 
 for _var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
-    _os.environ.setdefault(_var, "1")
+    _os.environ[_var] = "1"  # forced, not a default: ragchain never downloads, whatever the shell says
 _os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # numpy's OpenBLAS only runs small products here (query encoding, fusion); with 2 threads they
 # spin against Tantivy's and LanceDB's threads: a hybrid query took 2 s instead of 24-40 ms on
