@@ -48,3 +48,12 @@ def test_questions_from_stdin_give_one_json_line_each(sample_index, cli, monkeyp
 def test_missing_model_file_is_one_clear_error(sample_index, cli, tmp_path):
     result = cli("ask", "anything", "--index", sample_index, "--llm", tmp_path / "missing.gguf")
     assert result.code == 6 and "missing.gguf" in result.err
+
+
+def test_questions_from_stdin_that_are_not_utf8_are_read_with_replacement(sample_index, cli, monkeypatch):
+    raw = io.TextIOWrapper(io.BytesIO(b"ferry timetable \xff\xfe\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr(sys, "stdin", raw)
+    result = cli("ask", "-", "--index", sample_index, "--no-generate")
+    lines = result.jsonl()
+    assert result.code == 0, result.err
+    assert [line["question"] for line in lines] == ["ferry timetable \ufffd\ufffd"] and lines[0]["hits"]

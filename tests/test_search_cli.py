@@ -35,7 +35,7 @@ def test_rrf_scores_are_reciprocal_ranks(sample_index, cli):
         assert hit["score"] == pytest.approx(expected, abs=1e-6)
 
 
-@pytest.mark.parametrize("query", ['"unbalanced', "title:(x", "AND OR NOT", "a\x00b", "[]{}^~*?:\\/", "   ",
+@pytest.mark.parametrize("query", ['"unbalanced', "title:(x", "AND OR NOT", "a\x00b", "[]{}^~*?:\\/",
                                    "x" * 100_000])
 def test_bm25_never_fails_on_query_syntax(sample_index, cli, query):
     result = cli("search", query, "--retrievers", "bm25", "--index", sample_index, "--json")
@@ -124,3 +124,17 @@ def test_console_script_exit_code_and_json_pipe(sample_index):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0
     assert json.loads(out.stdout)["hits"][0]["page"] == 3
+
+
+def test_an_empty_query_is_a_usage_error(sample_index, cli):
+    result = cli("search", "  ", "--index", sample_index, "--json")
+    assert result.code == 2 and "empty" in result.err and result.out == ""
+
+
+def test_blank_lines_among_library_queries_get_no_hits(sample_index):
+    from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+    from ragchain_cli.stores.index import Index
+
+    pipeline = SearchPipeline(Index(sample_index), SearchOptions(retrievers=["dense"], k=3))
+    results = pipeline.search_many(["ferry timetable", " ", "ferry timetable"])
+    assert results[1] == [] and results[0] and [h.chunk_id for h in results[0]] == [h.chunk_id for h in results[2]]

@@ -10,9 +10,10 @@ import typer
 
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
-                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, search_options, settings_from)
+                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text, search_options,
+                     settings_from)
 from .output import Output, stderr
-from .search import hit_payload
+from .search import hit_payload, stdin_lines
 
 MIN_SIMILARITY = 0.2
 
@@ -35,6 +36,7 @@ def ask_command(
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
+    require_text(question, "question")
     from ..retrieve.pipeline import SearchPipeline
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
@@ -68,7 +70,7 @@ def _load_llm(settings):
 
 
 def _stdin_questions() -> list[str]:
-    return [line.strip() for line in sys.stdin if line.strip()]
+    return [line.strip() for line in stdin_lines() if line.strip()]
 
 
 def _streams(out: Output, question: str) -> bool:

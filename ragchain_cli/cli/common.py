@@ -68,3 +68,11 @@ def search_options(settings: Settings, since=None, until=None, source=None, rece
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
     )
+
+
+def require_text(query: str, what: str = "query") -> str:
+    """A query argument with words in it (a blank one would match nothing, or anything)."""
+    if not query.strip():
+        raise UsageError(f"the {what} is empty", f"pass the words to look for, or - to read one {what} a line "
+                         "from stdin")
+    return query

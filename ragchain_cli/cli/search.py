@@ -9,7 +9,8 @@ import typer
 
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, NormOpt,
                      RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
-                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, search_options, settings_from)
+                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text, search_options,
+                     settings_from)
 from .output import Output, shown
 
 BATCH = 64
@@ -37,6 +38,7 @@ def search_command(
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
 ) -> None:
     """Search the index: each hit with rank, fused score, and every retriever's rank and score."""
+    require_text(query)
     from ..retrieve.pipeline import SearchPipeline
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,

@@ -81,6 +81,12 @@ class SearchPipeline:
         return self.search_many([query])[0]
 
     def search_many(self, queries: list[str]) -> list[list[Hit]]:
+        """Each query's hits; a blank query has none (a dense search would return arbitrary ones)."""
+        asked = list(dict.fromkeys(q for q in queries if q.strip()))
+        found = dict(zip(asked, self._search_asked(asked))) if asked else {}
+        return [found.get(q, []) for q in queries]
+
+    def _search_asked(self, queries: list[str]) -> list[list[Hit]]:
         opts = self.options
         results = []
         for query, runs in zip(queries, self.retrieve_runs(queries)):
