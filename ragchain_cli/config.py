@@ -35,6 +35,7 @@ class Settings:
     rerank: str = ""
     rerank_depth: int = 20
     reranker_model: str = ""
+    rerank_instruction: str = ""
     llm: str = ""
     n_ctx: int = 4096
     ocr: str = "auto"

@@ -148,3 +148,13 @@ def test_monot5_refuses_a_vocabulary_without_the_answer_token(tiny_t5):
     folder, _ = tiny_t5
     with pytest.raises(ModelNotFound, match="not a single token"):
         RERANKERS.create("monot5", model=str(folder), true_token="yes")
+
+
+def test_rerank_instruction_flag_reaches_tart_from_search(sample_index, cli, bert1):
+    args = ("search", "oxygen sensor calibration", "--index", sample_index, "--retrievers", "bm25", "--rerank",
+            "tart", "--reranker-model", str(bert1), "--rerank-depth", "5", "-k", "5", "--json")
+    plain = cli(*args)
+    instructed = cli(*args, "--rerank-instruction", "Find a maintenance log entry")
+    assert plain.code == 0 and instructed.code == 0, plain.err + instructed.err
+    scores = [[h["score"] for h in r.json()["hits"]] for r in (plain, instructed)]
+    assert all(s for s in scores) and scores[0] != scores[1]

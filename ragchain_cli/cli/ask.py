@@ -9,9 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
-                     RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
-                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text, search_options,
-                     settings_from)
+                     RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
+                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
+                     search_options, settings_from)
 from .output import Output, stderr
 from .search import hit_payload, stdin_lines
 
@@ -24,6 +24,7 @@ def ask_command(
     retrievers: RetrieversOpt = None, fusion: FusionOpt = None, k: KOpt = None, depth: DepthOpt = None,
     rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
+    rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, expand: ExpandOpt = None,
     llm: Annotated[Optional[str], typer.Option("--llm", help="Catalogue name or path to a GGUF file")] = None,
@@ -41,7 +42,8 @@ def ask_command(
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
-                             reranker_model=reranker_model, llm=llm, n_ctx=n_ctx, expand=expand)
+                             reranker_model=reranker_model, rerank_instruction=rerank_instruction,
+                             llm=llm, n_ctx=n_ctx, expand=expand)
     options = search_options(settings, since, until, source, recency, recency_weight)
     out = Output(as_json)
     store = open_index(settings)

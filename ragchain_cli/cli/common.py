@@ -23,7 +23,7 @@ WeightsOpt = Annotated[Optional[str], typer.Option("--weights", help="Retriever 
 RerankOpt = Annotated[Optional[str], typer.Option("--rerank", help="Reranker name (see `ragchain models`)")]
 RerankDepthOpt = Annotated[Optional[int], typer.Option("--rerank-depth", help="Fused candidates the reranker sees")]
 RerankerModelOpt = Annotated[Optional[str], typer.Option("--reranker-model", help="Local folder for model rerankers")]
-RerankInstructionOpt = Annotated[Optional[str], typer.Option("--rerank-instruction", help="Instruction for the tart reranker")]
+RerankInstructionOpt = Annotated[Optional[str], typer.Option("--rerank-instruction", help="Instruction for the tart reranker (what relevant means)")]
 SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Only documents dated on/after (2024-01-01 or 30d)")]
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents dated on/before")]
 SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
@@ -47,7 +47,7 @@ def open_index(settings: Settings):
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,
-                   recency_weight: float = 0.3, documents: bool = False, rerank_instruction: str | None = None):
+                   recency_weight: float = 0.3, documents: bool = False):
     from ..retrieve.pipeline import SearchOptions
     from ..timeaware import parse_bound, parse_duration
 
@@ -55,8 +55,8 @@ def search_options(settings: Settings, since=None, until=None, source=None, rece
     reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
     if settings.reranker_model:
         reranker_options["model"] = settings.reranker_model
-    if rerank_instruction:
-        reranker_options["instruction"] = rerank_instruction
+    if settings.rerank_instruction:
+        reranker_options["instruction"] = settings.rerank_instruction
     if not 0.0 <= recency_weight <= 1.0:
         raise UsageError("--recency-weight must be between 0 and 1")
     return SearchOptions(

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, NormOpt,
-                     RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankOpt, RetrieversOpt, RrfKOpt,
-                     SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text, search_options,
-                     settings_from)
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, NormOpt, RecencyOpt,
+                     RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
+                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
+                     search_options, settings_from)
 from .output import Output, shown
 
 BATCH = 64
@@ -33,6 +33,7 @@ def search_command(
     retrievers: RetrieversOpt = None, fusion: FusionOpt = None, k: KOpt = None, depth: DepthOpt = None,
     rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
+    rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, llm: LlmOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
@@ -43,7 +44,8 @@ def search_command(
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
-                             reranker_model=reranker_model, llm=llm, expand=expand)
+                             reranker_model=reranker_model, rerank_instruction=rerank_instruction,
+                             llm=llm, expand=expand)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
     store = open_index(settings)
