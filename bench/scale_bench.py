@@ -3,10 +3,11 @@
 Text is generated (Zipf-distributed synthetic words, 40 a chunk); vectors are cheap clustered
 Gaussians of the embedding's dimension (384), L2-normalised. Everything is written in batches
 (docstore rows, Tantivy, LanceDB), never all at once. Above the ANN threshold the vector table
-gets its IVF-PQ index from the product's own optimize(). Reported per size: build seconds,
+gets its IVF-SQ index from the product's own optimize(). Reported per size: build seconds,
 ANN recall@10 against exact search (numpy over a memory-mapped copy of the vectors, 100
 queries near the data), and warm in-process latency p50/p95 of the real SearchPipeline for
-bm25, dense (including query encoding) and hybrid (bm25 + dense, cc fusion, hydration).
+bm25, dense (including query encoding) and hybrid (bm25 + dense, cc fusion, hydration), at the
+product's default depth unless --depth says otherwise. --reuse measures a collection built before.
 
     python bench/scale_bench.py --sizes 10000,100000,1000000
 """
@@ -14,6 +15,7 @@ bm25, dense (including query encoding) and hybrid (bm25 + dense, cc fusion, hydr
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import shutil
 import sys
@@ -28,6 +30,7 @@ import numpy as np  # noqa: E402
 
 from benchlib import OUT, machine, median, percentile, table, write_report  # noqa: E402
 
+from ragchain_cli.config import Settings  # noqa: E402
 from ragchain_cli.stores.docstore import DocStore  # noqa: E402
 from ragchain_cli.stores.index import Index  # noqa: E402
 from ragchain_cli.types import Chunk, Document, Block  # noqa: E402
@@ -96,20 +99,23 @@ def ann_recall(root: Path, memmap: np.ndarray, queries: np.ndarray) -> tuple[flo
     return float(np.mean(recalls)), vectors.has_ann()
 
 
-def latencies(root: Path, texts: list[str]) -> dict[str, tuple[float, float]]:
+def latencies(root: Path, texts: list[str], depth: int) -> dict[str, tuple[float, float]]:
+    from ragchain_cli.cli.common import settle
     from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
 
     out = {}
     for name, retrievers in (("bm25", ["bm25"]), ("dense", ["dense"]), ("hybrid", ["bm25", "dense"])):
-        pipeline = SearchPipeline(Index(root), SearchOptions(retrievers=retrievers, k=10))
+        pipeline = SearchPipeline(Index(root), SearchOptions(retrievers=retrievers, k=10, depth=depth))
         for text in texts:  # warm: the first pass pulls the index's pages into the OS cache
             pipeline.search(text)
+        settle(pipeline)  # as the CLI does once everything is loaded
         seconds = []
         for text in texts:
             started = time.perf_counter()
             pipeline.search(text)
             seconds.append((time.perf_counter() - started) * 1000)
         out[name] = (median(seconds), percentile(seconds, 95))
+        gc.unfreeze()
     return out
 
 
@@ -122,7 +128,7 @@ def query_set(memmap: np.ndarray, n_queries: int, seed: int = 7) -> tuple[np.nda
     return vectors, texts
 
 
-def run_size(n: int, scratch: Path, n_queries: int, reuse: bool = False) -> list:
+def run_size(n: int, scratch: Path, n_queries: int, depth: int, reuse: bool = False) -> list:
     root, saved = scratch / f"scale-{n}", scratch / f"build-{n}.json"
     if reuse and saved.is_file() and (root / "docstore.sqlite").is_file():
         spent = json.loads(saved.read_text())
@@ -136,7 +142,7 @@ def run_size(n: int, scratch: Path, n_queries: int, reuse: bool = False) -> list
         saved.write_text(json.dumps(spent))
     vectors, texts = query_set(memmap, n_queries)
     recall, ann = ann_recall(root, memmap, vectors)
-    lat = latencies(root, texts)
+    lat = latencies(root, texts, depth)
     return [f"{n:,}", round(sum(spent.values()), 1), round(spent["optimize+ann"], 1), "IVF-SQ" if ann else "flat",
             recall, *lat["bm25"], *lat["dense"], *lat["hybrid"]]
 
@@ -146,18 +152,21 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--scratch", default=str(OUT / "scale"))
+    parser.add_argument("--depth", type=int, default=Settings().depth,
+                        help="candidates per retriever (default: the product's default)")
     parser.add_argument("--reuse", action="store_true", help="reuse a collection built by an earlier run")
     args = parser.parse_args()
     scratch = Path(args.scratch)
-    rows = [run_size(int(n), scratch, args.queries, args.reuse) for n in args.sizes.split(",")]
+    rows = [run_size(int(n), scratch, args.queries, args.depth, args.reuse) for n in args.sizes.split(",")]
     headers = ["chunks", "build s", "of which ANN s", "vector index", "recall@10 vs exact", "bm25 p50 ms",
                "bm25 p95 ms", "dense p50 ms", "dense p95 ms", "hybrid p50 ms", "hybrid p95 ms"]
     reuse = " --reuse" if args.reuse else ""
     report = (f"## Scale, {machine()}\n\n`python bench/scale_bench.py --sizes {args.sizes} --queries "
-              f"{args.queries}{reuse}` (warm, in-process, {args.queries} queries; dense includes query encoding)\n\n"
+              f"{args.queries} --depth {args.depth}{reuse}` (warm, in-process, {args.queries} queries, "
+              f"{args.depth} candidates per retriever; dense includes query encoding)\n\n"
               + table(headers, rows) + "\n")
     print(report)
-    write_report("scale.md", report)
+    write_report(f"scale-depth{args.depth}.md", report)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,9 @@ HOSTILE = ["", " ", "\t\n\r", "\x00", "heron\x00inlet", "\x00" * 1000, "🦩 her
 def test_hostile_queries_answer_with_valid_json(sample_index, cli, retrievers):
     for query in (q for q in HOSTILE if q != "-"):  # "-" alone means: read queries from stdin
         result = cli("search", query, "--index", sample_index, "--retrievers", retrievers, "-k", "5", "--json")
+        if not query.strip():  # blank: a usage error with a hint, not arbitrary dense neighbours
+            assert result.code == 2 and "empty" in result.err and result.out == ""
+            continue
         assert result.code == 0, (query[:50], result.err)
         payload = result.json()
         assert payload["query"] == query
@@ -94,6 +97,9 @@ def test_any_text_through_the_search_command(sample_index, capsys, query):
     capsys.readouterr()
     code = run(["search", query, "--index", str(sample_index), "--retrievers", "bm25", "-k", "3", "--json"])
     out = capsys.readouterr().out
+    if not query.strip():  # nothing to look for is a usage error, not an arbitrary answer
+        assert code == 2 and out == ""
+        return
     assert code == 0
     assert json.loads(out)["query"] == query
 

@@ -138,3 +138,22 @@ def test_blank_lines_among_library_queries_get_no_hits(sample_index):
     pipeline = SearchPipeline(Index(sample_index), SearchOptions(retrievers=["dense"], k=3))
     results = pipeline.search_many(["ferry timetable", " ", "ferry timetable"])
     assert results[1] == [] and results[0] and [h.chunk_id for h in results[0]] == [h.chunk_id for h in results[2]]
+
+
+def test_ids_the_docstore_lacks_are_skipped_and_the_top_k_still_filled(sample_index):
+    from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+    from ragchain_cli.stores.index import Index
+    from ragchain_cli.types import Hit
+
+    index = Index(sample_index)
+    real = [h.chunk_id for h in SearchPipeline(index, SearchOptions(retrievers=["bm25"], k=12)).search("the")]
+    assert len(real) == 12
+    fused = [Hit(f"missing-{i}" if i % 2 else real[i // 2], 100.0 - i) for i in range(24)]
+    pipeline = SearchPipeline(index, SearchOptions(retrievers=["bm25"], k=10))
+    top = pipeline.finish("the", [Hit(h.chunk_id, h.score) for h in fused])
+    assert [h.chunk_id for h in top] == real[:10] and all(h.chunk and h.doc_id for h in top)
+
+    reranking = SearchPipeline(index, SearchOptions(retrievers=["bm25"], k=12, rerank="bm25", rerank_depth=3))
+    out = reranking.finish("the", [Hit(h.chunk_id, h.score) for h in fused])
+    assert sorted(h.chunk_id for h in out[:3]) == sorted(real[:3])  # the head: first 3 the docstore holds
+    assert [h.chunk_id for h in out[3:]] == real[3:12]  # the tail in fused order, stale IDs skipped

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 import typer
@@ -47,6 +48,8 @@ def run(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        gc.unfreeze()  # commands freeze what they loaded (common.settle); in-process callers get GC back
     return code if isinstance(code, int) else 0
 
 

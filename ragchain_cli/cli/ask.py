@@ -11,7 +11,7 @@ import typer
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
-                     search_options, settings_from)
+                     search_options, settings_from, settle)
 from .output import Output, stderr
 from .search import hit_payload, stdin_lines
 
@@ -50,6 +50,7 @@ def ask_command(
     try:
         pipeline = SearchPipeline(store, options)
         model = None if no_generate else _load_llm(settings)
+        settle(pipeline)
         questions = _stdin_questions() if question == "-" else [question]
         for text in questions:
             payload = _answer(pipeline, model, text, (max_tokens, context_tokens), min_similarity,

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
-                     RerankInstructionOpt, RerankOpt, search_options)
+                     RerankInstructionOpt, RerankOpt, search_options, settle)
 from .output import Output, stderr
 
 DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
@@ -110,7 +110,7 @@ def _run_all(configs, texts: dict[str, str]) -> tuple[dict, dict]:
         store = Index(Path(index_path))
         try:
             started = time.perf_counter()
-            runs[name] = run_queries(SearchPipeline(store, options), texts)
+            runs[name] = run_queries(settle(SearchPipeline(store, options)), texts)
             seconds[name] = round(time.perf_counter() - started, 3)
         finally:
             store.close()

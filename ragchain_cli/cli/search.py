@@ -10,7 +10,7 @@ import typer
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
-                     search_options, settings_from)
+                     search_options, settings_from, settle)
 from .output import Output, shown
 
 BATCH = 64
@@ -50,7 +50,7 @@ def search_command(
     out = Output(as_json)
     store = open_index(settings)
     try:
-        pipeline = SearchPipeline(store, options)
+        pipeline = settle(SearchPipeline(store, options))
         if query == "-":
             _stdin(pipeline, out)
         else:

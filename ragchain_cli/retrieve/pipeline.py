@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -108,22 +109,29 @@ class SearchPipeline:
         """Each query's ranked list from the named retrievers (default all), batched per retriever."""
         opts = self.options
         depth = max(opts.depth, opts.k) * (FILTER_OVERFETCH if opts.filtering else 1)
-        per_retriever = {
-            name: self._timed(name, search_many, self.retrievers[name], queries, depth)
-            for name in (self.retrievers if names is None else names)
-        }
+        names = list(self.retrievers if names is None else names)
+
+        def run(name: str) -> tuple[str, list[list[Hit]]]:
+            return name, self._timed(name, search_many, self.retrievers[name], queries, depth)
+
+        if len(names) > 1:  # Tantivy, LanceDB and the encoder's BLAS calls release the GIL: overlap them
+            with ThreadPoolExecutor(len(names)) as pool:
+                per_retriever = dict(pool.map(run, names))
+        else:
+            per_retriever = dict(map(run, names))
         return [{name: lists[i] for name, lists in per_retriever.items()} for i in range(len(queries))]
 
     def finish(self, query: str, hits: list[Hit]) -> list[Hit]:
         """Fused hits -> linked, filtered, recency-weighted, reranked, collapsed, top k, hydrated.
 
-        Full chunks are read only where text or dates are needed (filters, recency, the
-        reranker's head, the final top k); otherwise candidates only get their document IDs.
+        The docstore is read only as far as needed: every candidate's chunk for filters and
+        recency, every candidate's document ID for --documents, and otherwise only the reranker's
+        head and the final top k (IDs the docstore does not hold are skipped on the way).
         """
         opts = self.options
         if opts.filtering or opts.recency:
             hits = self._timed("hydrate", self.linker.hydrate, hits)
-        else:
+        elif opts.documents:
             hits = self._timed("hydrate", self.linker.link, hits)
         if opts.filtering:
             hits = [h for h in hits if self._keep(h)]
@@ -134,15 +142,30 @@ class SearchPipeline:
             hits = self._rerank(query, hits)
         if opts.documents:
             hits = collapse_to_documents(hits)
-        return self._timed("hydrate", self.linker.hydrate, hits[: opts.k])
+        return self._timed("hydrate", self._first, hits, opts.k)[0]
+
+    def _first(self, hits: list[Hit], n: int) -> tuple[list[Hit], int]:
+        """The first n hits the docstore holds, hydrated in place, and how many inputs that took."""
+        kept: list[Hit] = []
+        used = 0
+        while len(kept) < n and used < len(hits):
+            batch = hits[used : used + n - len(kept) + 8]  # a little slack for IDs the docstore lacks
+            held = {h.chunk_id for h in self.linker.hydrate(batch)}
+            for hit in batch:
+                used += 1
+                if hit.chunk_id in held:
+                    kept.append(hit)
+                    if len(kept) == n:
+                        break
+        return kept, used
 
     def _rerank(self, query: str, hits: list[Hit]) -> list[Hit]:
         """Rerank the head; the tail keeps its order, placed below the head's lowest score."""
         depth = self.options.rerank_depth
-        head = self._timed("hydrate", self.linker.hydrate, hits[:depth])
+        head, used = self._timed("hydrate", self._first, hits, depth)
         head = self._timed("rerank", self.reranker.rerank, query, head)
         floor = min((h.score for h in head), default=0.0)
-        tail = hits[depth:]
+        tail = hits[used:]
         for i, hit in enumerate(tail, start=1):
             hit.explain.setdefault("fused", (depth + i, hit.score))
             hit.score = floor - i
