@@ -18,7 +18,7 @@ from ..stores.index import Index
 from ..types import Chunk, Document
 from .chunking import Chunker, ChunkSettings
 from .discover import Found, Unreadable, discover
-from .loaders import LoadOptions, load
+from .loaders import LoadOptions, iter_load
 from .writer import BatchWriter
 
 Progress = Callable[[int, int, str], None]
@@ -115,35 +115,52 @@ def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]
 
 
 def _ingest_file(index, writer, chunker, item: Found, options, report: IngestReport) -> None:
-    path, key = item.path, storable(str(item.path))
+    key = storable(str(item.path))
     try:
-        stat = path.stat()
-        record = index.docstore.file_record(key)
-        if record and (record.size, record.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+        fresh = _changed(index.docstore, item.path, key)
+        if fresh is None:
             report.files_unchanged += 1
             return
-        digest = file_hash(path)
-        fresh = FileRecord(key, digest, stat.st_size, stat.st_mtime_ns)
-        if record and record.content_hash == digest:
-            index.docstore.touch_file(fresh)
-            report.files_unchanged += 1
-            return
-        mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
-        load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
-                                   nougat_model=options.nougat_model)
-        docs = [_storable_document(doc) for doc in load(path, item.doc_id, load_options)]
-        _check_owners(index.docstore, writer, docs, key)
-    except LoaderError as exc:
-        report.skipped.append(Skipped(key, exc.message))
+        counts = _stream_file(index, writer, chunker, item, options, fresh)
+    except (LoaderError, OSError) as exc:
+        reason = exc.message if isinstance(exc, LoaderError) else exc.strerror or str(exc)
+        report.chunks_removed += writer.abandon(key)
+        report.skipped.append(Skipped(key, reason))
         return
-    except OSError as exc:
-        report.skipped.append(Skipped(key, exc.strerror or str(exc)))
-        return
-    chunks = [c for doc in docs for c in chunker.chunk(doc)]
     report.files_ingested += 1
-    report.documents += len(docs)
-    report.pages += sum(len({b.page for b in d.blocks if b.page is not None}) for d in docs)
-    report.chunks_removed += writer.add(fresh, docs, chunks)
+    report.documents += counts[0]
+    report.pages += counts[1]
+    report.chunks_removed += counts[2]
+
+
+def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
+    """The file's new record, or None when it is unchanged (same size and mtime, or same content)."""
+    stat = path.stat()
+    record = docstore.file_record(key)
+    if record and (record.size, record.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+        return None
+    fresh = FileRecord(key, file_hash(path), stat.st_size, stat.st_mtime_ns)
+    if record and record.content_hash == fresh.content_hash:
+        docstore.touch_file(fresh)
+        return None
+    return fresh
+
+
+def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord) -> tuple[int, int, int]:
+    """Load, chunk and queue the file a document at a time; return (documents, pages, chunks replaced)."""
+    stat = item.path.stat()
+    mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
+    load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
+                               nougat_model=options.nougat_model)
+    documents = pages = replaced = 0
+    for loaded in iter_load(item.path, item.doc_id, load_options):
+        doc = _storable_document(loaded)
+        _check_owners(index.docstore, writer, [doc], fresh.path)
+        replaced += writer.add(fresh.path, [doc], chunker.chunk(doc))
+        documents += 1
+        pages += len({b.page for b in doc.blocks if b.page is not None})
+    replaced += writer.finish_file(fresh)
+    return documents, pages, replaced
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

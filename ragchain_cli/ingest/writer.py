@@ -1,5 +1,12 @@
-"""Batches of whole files: embedded together, committed to the docstore with their journal
-entries in one transaction, then replayed into Tantivy and LanceDB (see stores/index.py)."""
+"""Batches of documents: embedded together, committed to the docstore with their journal entries
+in one transaction, then replayed into Tantivy and LanceDB (see stores/index.py).
+
+A batch closes at `batch_chunks` chunks, inside a file if need be, so a corpus that is one big
+JSONL file is written (and its progress kept) a batch at a time, and memory holds one batch of
+chunks and vectors, never the file. A file's first write drops its previous version; its file
+record (size, mtime, hash) is written with its last batch, so a file cut off by a crash has no
+record and the next ingest redoes it.
+"""
 
 from __future__ import annotations
 
@@ -18,41 +25,65 @@ class BatchWriter:
         self._get_embedder = get_embedder
         self._embedder = None
         self.batch_chunks = batch_chunks
-        self.items: list[tuple[FileRecord, list[Document], list[Chunk]]] = []
+        self.items: list[tuple[str, list[Document], list[Chunk]]] = []
+        self.done: dict[str, FileRecord] = {}  # files complete since the last flush
+        self.started: set[str] = set()  # files with a batch written in this run
         self._owners: dict[str, str] = {}
+        self._pending = 0
         self.added = 0
 
     def owner(self, doc_id: str) -> str | None:
         return self._owners.get(doc_id)
 
-    def add(self, record: FileRecord, docs: list[Document], chunks: list[Chunk]) -> int:
-        self.items.append((record, docs, chunks))
-        self._owners.update({d.doc_id: record.path for d in docs})
-        if sum(len(c) for _, _, c in self.items) >= self.batch_chunks:
-            return self.flush()
-        return 0
+    def add(self, path: str, docs: list[Document], chunks: list[Chunk]) -> int:
+        """Queue documents of the file at `path`; return old chunks replaced if a batch was written."""
+        self.items.append((path, docs, chunks))
+        self._owners.update({d.doc_id: path for d in docs})
+        self._pending += len(chunks)
+        return self.flush() if self._pending >= self.batch_chunks else 0
+
+    def finish_file(self, record: FileRecord) -> int:
+        """The file's documents are all queued: its record goes out with them."""
+        self.done[record.path] = record
+        return self.flush() if self._pending >= self.batch_chunks else 0
+
+    def abandon(self, path: str) -> int:
+        """Forget a file that failed part way: drop its queued documents and any batch written."""
+        self.items = [item for item in self.items if item[0] != path]
+        self._pending = sum(len(c) for _, _, c in self.items)
+        self._owners = {d: p for d, p in self._owners.items() if p != path}
+        self.done.pop(path, None)
+        return self.remove_files([path]) if path in self.started else 0
 
     def flush(self) -> int:
-        """Write the pending files; return how many old chunks they replaced."""
-        if not self.items:
+        """Write the queued documents and finished files; return how many old chunks they replaced."""
+        if not self.items and not self.done:
             return 0
         chunks = [c for _, _, cs in self.items for c in cs]
-        if self._embedder is None:
-            self._embedder = self._get_embedder()
-        vectors = self._embedder.embed([c.index_text() for c in chunks])
+        vectors = self._embed(chunks)
+        paths = list(dict.fromkeys([p for p, _, _ in self.items] + list(self.done)))
         with self.index.docstore.transaction() as tx:
-            removed = DocStore.drop_files(tx, [record.path for record, _, _ in self.items])
-            for record, docs, file_chunks in self.items:
-                DocStore.put_documents(tx, record.path, docs)
+            removed = DocStore.drop_files(tx, [p for p in paths if p not in self.started])
+            for path, docs, file_chunks in self.items:
+                DocStore.put_documents(tx, path, docs)
                 DocStore.put_chunks(tx, file_chunks)
+            for record in self.done.values():
                 DocStore.put_file(tx, record)
             ops = [("del", cid, None) for cid in removed]
             ops += [("add", c.chunk_id, np.ascontiguousarray(v, np.float32).tobytes()) for c, v in zip(chunks, vectors)]
             DocStore.journal(tx, ops)
         self.index.replay()
         self.added += len(chunks)
-        self.items, self._owners = [], {}
+        self.started.update(paths)
+        self.items, self.done, self._owners, self._pending = [], {}, {}, 0
         return len(removed)
+
+    def _embed(self, chunks: list[Chunk]):
+        if not chunks:
+            return []
+        if self._embedder is None:
+            self._embedder = self._get_embedder()
+        return self._embedder.embed([c.index_text() for c in chunks])
 
     def remove_files(self, paths: list[str]) -> int:
         if not paths:

@@ -89,7 +89,10 @@ class DocStore:
         return FileRecord(*row) if row else None
 
     def file_paths(self) -> list[str]:
-        return [row[0] for row in self.conn.execute("SELECT path FROM files")]
+        """Every file the index holds anything of: recorded files, and files whose documents were
+        written in part by an ingest that died before their last batch (no record yet)."""
+        rows = self.conn.execute("SELECT path FROM files UNION SELECT DISTINCT file_path FROM documents")
+        return [row[0] for row in rows]
 
     def touch_file(self, record: FileRecord) -> None:
         with self.transaction() as tx:

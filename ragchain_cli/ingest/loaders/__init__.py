@@ -57,13 +57,19 @@ def loader_name(path: Path) -> str | None:
 
 
 def load(path: Path, doc_id: str, options: LoadOptions) -> list[Document]:
+    """All of the file's documents; any failure is a LoaderError."""
+    return list(iter_load(path, doc_id, options))
+
+
+def iter_load(path: Path, doc_id: str, options: LoadOptions) -> Iterator[Document]:
+    """The file's documents, one at a time; any failure (at once or part way) is a LoaderError."""
     name = loader_name(path)
     if name is None:
         raise LoaderError(f"unsupported file type {path.suffix or '(none)'}")
     _sniff(path, name)
     loader = LOADERS.get(name)
     try:
-        return list(loader(path, doc_id, options))
+        yield from loader(path, doc_id, options)
     except RagchainError:
         raise
     except Exception as exc:  # one hostile file (JSON nested 100k deep, an int of 5000 digits ...) is a skip
