@@ -62,7 +62,7 @@ CONFIGS = [
     ("upr smollm2 p64", "upr", {"llm": SMOL, "passage_tokens": 64}, True, 2),
     ("upr smollm2 p256", "upr", {"llm": SMOL, "passage_tokens": 256}, True, 2),
     ("upr smollm2 p128 original-order", "upr", {"llm": SMOL, "passage_tokens": 128, "prompt": "original"}, True, 2),
-    ("upr qwen0.5b p128", "upr", {"llm": QWEN, "passage_tokens": 128}, True, 2),
+    ("upr qwen0.5b p128", "upr", {"llm": QWEN, "passage_tokens": 128}, True, 0),
     ("llm qwen0.5b", "llm", {"llm": QWEN}, False, 2),
 ]
 DENSE_ONLY = [  # the case bm25 reranking is meant for: candidates from dense retrieval alone
@@ -99,7 +99,7 @@ class Recorder:
 # -- data -----------------------------------------------------------------------------------
 
 def find_index(args) -> Path:
-    candidates = [(Path(args.index), "docstore.sqlite")] if args.index else [
+    candidates = [(Path(args.index).resolve(), "docstore.sqlite")] if args.index else [
         (benchlib.OUT / "scifact-index", "docstore.sqlite"), (benchlib.OUT / "indexes" / "scifact-200-40", "build.json")]
     for path, marker in candidates:
         if (path / marker).is_file():
@@ -305,7 +305,7 @@ def evaluate_all(configs, store, options, args, texts, judged, qids, index_path)
     for config in configs:
         limit = (args.queries, args.llm_queries, args.few_queries)[config[4]]
         subset = {q: texts[q] for q in qids[:limit]}
-        keys = [(str(index_path), config[0], d, len(subset)) for d in DEPTHS]
+        keys = [(str(index_path), config[0], d, len(subset)) for d in sorted(DEPTHS, reverse=True)]
         if all(k in done for k in keys):
             rows += [done[k] for k in keys]
             continue

@@ -29,6 +29,7 @@ SUITES = {
     "peers": (["peers_bench.py", "--data", "{data}", "--index", "{index}"], False),
     "startup": (["startup_bench.py", "--index", "{index}", "--repeat", "7"], False),
     "scale": (["scale_bench.py"], False),
+    "ingest-memory": (["ingest_memory_bench.py", "--data", "{data}"], False),
     "ocr": (["ocr_bench.py"], False),
     "rerank": (["rerank_bench.py", "--data", "{data}", "--index", "{index}"], True),
     "query-ext": (["query_ext_bench.py", "--data", "{data}", "--index", "{index}"], True),
