@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ragchain_cli.ingest import pipeline
 from ragchain_cli.ingest.pipeline import IngestOptions, ingest
 from ragchain_cli.ingest.writer import BatchWriter
 from ragchain_cli.stores.index import Index
@@ -58,7 +59,12 @@ def test_one_big_jsonl_is_written_a_batch_at_a_time(tmp_path, monkeypatch):
     corpus.mkdir()
     jsonl(corpus / "big.jsonl", 30)
     flushes = counting_flushes(monkeypatch)
-    report = ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=4))
+    monkeypatch.setattr(pipeline, "NOTE_EVERY", 10)
+    notes: list[str] = []
+    report = ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=4),
+                    lambda done, total, label: notes.append(f"{done}/{total} {Path(label).name}"))
+    assert notes == ["1/1 big.jsonl", "1/1 big.jsonl (10 documents)", "1/1 big.jsonl (20 documents)",
+                     "1/1 big.jsonl (30 documents)"]
     assert report.files_ingested == 1 and report.documents == 30 and report.chunks_added == 30
     assert len([n for n in flushes if n]) >= 7 and max(flushes) <= 4  # never more than a batch queued
     pending, docs = consistent(tmp_path / "idx")

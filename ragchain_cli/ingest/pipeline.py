@@ -22,6 +22,7 @@ from .loaders import LoadOptions, iter_load
 from .writer import BatchWriter
 
 Progress = Callable[[int, int, str], None]
+NOTE_EVERY = 100  # documents between progress notes inside one file
 
 
 @dataclass
@@ -79,15 +80,22 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
         report.files_removed = len(gone)
         chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
         for done, item in enumerate(found, start=1):
-            if progress:
-                progress(done, len(found), str(item.path))
-            _ingest_file(index, writer, chunker, item, options, report)
+            note = _file_progress(progress, done, len(found), str(item.path))
+            _ingest_file(index, writer, chunker, item, options, report, note)
         report.chunks_removed += writer.flush()
         report.chunks_added = writer.added
         if writer.added or gone:
             writer.optimize()
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+def _file_progress(progress: Progress | None, done: int, total: int, path: str) -> Callable[[int], None] | None:
+    """Report the file now; the returned note(n) reports n documents read inside it."""
+    if progress is None:
+        return None
+    progress(done, total, path)
+    return lambda documents: progress(done, total, f"{path} ({documents:,} documents)")
 
 
 def _bind(index: Index, options: IngestOptions):
@@ -114,14 +122,14 @@ def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]
     return [p for p in below if p not in present and not Path(p).exists()]
 
 
-def _ingest_file(index, writer, chunker, item: Found, options, report: IngestReport) -> None:
+def _ingest_file(index, writer, chunker, item: Found, options, report: IngestReport, note=None) -> None:
     key = storable(str(item.path))
     try:
         fresh = _changed(index.docstore, item.path, key)
         if fresh is None:
             report.files_unchanged += 1
             return
-        counts = _stream_file(index, writer, chunker, item, options, fresh)
+        counts = _stream_file(index, writer, chunker, item, options, fresh, note)
     except (LoaderError, OSError) as exc:
         reason = exc.message if isinstance(exc, LoaderError) else exc.strerror or str(exc)
         report.chunks_removed += writer.abandon(key)
@@ -146,8 +154,10 @@ def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
     return fresh
 
 
-def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord) -> tuple[int, int, int]:
-    """Load, chunk and queue the file a document at a time; return (documents, pages, chunks replaced)."""
+def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord,
+                 note: Callable[[int], None] | None = None) -> tuple[int, int, int]:
+    """Load, chunk and queue the file a document at a time; return (documents, pages, chunks replaced).
+    `note(documents)` reports progress inside a file of many documents."""
     stat = item.path.stat()
     mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
     load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
@@ -158,6 +168,8 @@ def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord
         _check_owners(index.docstore, writer, [doc], fresh.path)
         replaced += writer.add(fresh.path, [doc], chunker.chunk(doc))
         documents += 1
+        if note and documents % NOTE_EVERY == 0:
+            note(documents)
         pages += len({b.page for b in doc.blocks if b.page is not None})
     replaced += writer.finish_file(fresh)
     return documents, pages, replaced
