@@ -21,12 +21,21 @@ TABLE = "chunks"
 # 10k, 100k, 1M). The refine budget is fixed, not a factor of k: at k = 1000 a factor of 20 read
 # 20,000 full vectors for 186 ms with the same recall as a factor of 1 at 19 ms.
 ANN_THRESHOLD = 50_000
+# A table without an ANN index (and at most this many rows) is searched exactly in numpy: its
+# vectors are read once per process (40 ms for SciFact's 12k) and a top-100 then takes 0.1 ms,
+# where LanceDB's flat search took 9 ms (bench/RESULTS.md, Peers).
+IN_MEMORY_MAX = 2 * ANN_THRESHOLD
 ANN_MIN_PROBES = 24
 ANN_REFINE_ROWS = 200
 
 
 def _partitions(rows: int) -> int:
     return max(8, int(rows ** 0.5))
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.where(norms == 0, 1.0, norms)
 
 
 def _quote(chunk_id: str) -> str:
@@ -42,6 +51,7 @@ class VectorIndex:
         self.dim = dim
         self.ann_threshold = ann_threshold
         self._ann: bool | None = None
+        self._exact: tuple[list[str], np.ndarray] | None = None  # a flat table's vectors, normalised
         self._probes = ANN_MIN_PROBES
         self.path = Path(path)
         self.db = lancedb.connect(str(path))
@@ -72,6 +82,7 @@ class VectorIndex:
 
     def apply(self, delete_ids: list[str], add_ids: list[str], add_vectors: np.ndarray) -> None:
         table = self._ensure_table()
+        self._exact = None
         for start in range(0, len(delete_ids), 1000):
             part = delete_ids[start : start + 1000]
             table.delete(f"chunk_id IN ({', '.join(map(_quote, part))})")
@@ -92,6 +103,7 @@ class VectorIndex:
         table = self._table_or_none()
         if table is None:
             return
+        self._exact = None
         table.optimize()
         if not self.has_ann() and table.count_rows() >= self.ann_threshold:
             self.build_ann()
@@ -116,6 +128,8 @@ class VectorIndex:
         table = self._table_or_none()
         if table is None or k <= 0:
             return []
+        if not self.has_ann() and (self._exact is not None or table.count_rows() <= IN_MEMORY_MAX):
+            return self._exact_search(table, np.asarray(vector, dtype=np.float32), k)
         query = table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine").limit(k)
         if self.has_ann():
             query = query.nprobes(self._probes).refine_factor(max(1, ANN_REFINE_ROWS // k))
@@ -123,6 +137,19 @@ class VectorIndex:
         ids = result.column("chunk_id").to_pylist()
         distances = result.column("_distance").to_pylist()
         return [(cid, 1.0 - float(d)) for cid, d in zip(ids, distances)]
+
+    def _exact_search(self, table, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """Cosine similarity against every stored vector (the same ranking as LanceDB's flat search)."""
+        if self._exact is None:
+            data = table.to_arrow()
+            ids = data.column("chunk_id").to_pylist()
+            matrix = data.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
+            self._exact = (ids, _unit(matrix.reshape(len(ids), self.dim)))
+        ids, matrix = self._exact
+        scores = matrix @ _unit(vector[None, :])[0]
+        top = np.argpartition(-scores, k)[:k] if k < len(ids) else np.arange(len(ids))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(ids[i], float(scores[i])) for i in top]
 
     def vectors(self, chunk_ids: list[str]) -> dict[str, np.ndarray]:
         """The stored vectors of these chunk IDs (IDs not in the table are absent)."""
