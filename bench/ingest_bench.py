@@ -28,7 +28,6 @@ from pathlib import Path
 
 import benchlib
 
-from ragchain_cli.ingest import pipeline as ingest_pipeline
 from ragchain_cli.ingest.chunking import Chunker
 from ragchain_cli.ingest.pipeline import IngestOptions, ingest
 from ragchain_cli.ingest.writer import BatchWriter
@@ -42,10 +41,11 @@ MODEL = "all-MiniLM-L6-v2"
 
 def stage_targets():
     """(owner, attribute, stage) for every step of ingest() worth timing on its own."""
+    from ragchain_cli.ingest.loaders import jsonl as jsonl_loader
     from ragchain_cli.stores.vectors import VectorIndex
 
     return [
-        (ingest_pipeline, "load", "load: read + parse files"),
+        (jsonl_loader, "parse_line", "load: parse JSONL lines"),
         (Chunker, "chunk", "chunk: tokenize + split"),
         (BatchWriter, "flush", "flush (total)"),
         (SentenceTransformerEmbedder, "embed", "  embed"),
