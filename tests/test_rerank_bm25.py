@@ -81,3 +81,19 @@ def test_search_rerank_bm25_cli(cli, sample_index):
     assert all("rerank" not in h["explain"] for h in hits[5:])
     scores = [h["score"] for h in hits]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_eval_and_ask_take_rerank_too(cli, sample_index, tmp_path):
+    from conftest import SAMPLE
+
+    common = ("--index", sample_index, "--retrievers", "dense", "--json")
+    plain = cli("eval", SAMPLE / "qrels.tsv", "--queries", SAMPLE / "queries.jsonl", *common,
+                "--run-out", tmp_path / "plain.trec")
+    reranked = cli("eval", SAMPLE / "qrels.tsv", "--queries", SAMPLE / "queries.jsonl", *common,
+                   "--rerank", "bm25", "--rerank-depth", "10", "--run-out", tmp_path / "reranked.trec")
+    assert plain.code == 0 and reranked.code == 0, plain.err + reranked.err
+    assert (tmp_path / "plain.trec").read_text() != (tmp_path / "reranked.trec").read_text()
+    asked = cli("ask", "How is dissolved oxygen calibrated?", "--rerank", "bm25", "--rerank-depth", "3",
+                "--no-generate", *common)
+    assert asked.code == 0, asked.err
+    assert [h["explain"]["rerank"]["rank"] for h in asked.json()["hits"][:3]] == [1, 2, 3]
