@@ -76,14 +76,14 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
         found = _collect(paths, report)
         gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
         writer = BatchWriter(index, lambda: _bind(index, options), options.batch_chunks)
-        report.chunks_removed += writer.remove_files(gone)
+        writer.remove_files(gone)
         report.files_removed = len(gone)
         chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
         for done, item in enumerate(found, start=1):
             note = _file_progress(progress, done, len(found), str(item.path))
             _ingest_file(index, writer, chunker, item, options, report, note)
-        report.chunks_removed += writer.flush()
-        report.chunks_added = writer.added
+        writer.flush()
+        report.chunks_added, report.chunks_removed = writer.added, writer.removed
         if writer.added or gone:
             writer.optimize()
     report.seconds = round(time.perf_counter() - started, 3)
@@ -132,13 +132,12 @@ def _ingest_file(index, writer, chunker, item: Found, options, report: IngestRep
         counts = _stream_file(index, writer, chunker, item, options, fresh, note)
     except (LoaderError, OSError) as exc:
         reason = exc.message if isinstance(exc, LoaderError) else exc.strerror or str(exc)
-        report.chunks_removed += writer.abandon(key)
+        writer.abandon(key)
         report.skipped.append(Skipped(key, reason))
         return
     report.files_ingested += 1
     report.documents += counts[0]
     report.pages += counts[1]
-    report.chunks_removed += counts[2]
 
 
 def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
@@ -155,24 +154,24 @@ def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
 
 
 def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord,
-                 note: Callable[[int], None] | None = None) -> tuple[int, int, int]:
-    """Load, chunk and queue the file a document at a time; return (documents, pages, chunks replaced).
+                 note: Callable[[int], None] | None = None) -> tuple[int, int]:
+    """Load, chunk and queue the file a document at a time; return (documents, pages).
     `note(documents)` reports progress inside a file of many documents."""
     stat = item.path.stat()
     mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
     load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
                                nougat_model=options.nougat_model)
-    documents = pages = replaced = 0
+    documents = pages = 0
     for loaded in iter_load(item.path, item.doc_id, load_options):
         doc = _storable_document(loaded)
         _check_owners(index.docstore, writer, [doc], fresh.path)
-        replaced += writer.add(fresh.path, [doc], chunker.chunk(doc))
+        writer.add(fresh.path, [doc], chunker.chunk(doc))
         documents += 1
         if note and documents % NOTE_EVERY == 0:
             note(documents)
         pages += len({b.page for b in doc.blocks if b.page is not None})
-    replaced += writer.finish_file(fresh)
-    return documents, pages, replaced
+    writer.finish_file(fresh)
+    return documents, pages
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

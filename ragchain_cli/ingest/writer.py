@@ -31,29 +31,31 @@ class BatchWriter:
         self._owners: dict[str, str] = {}
         self._pending = 0
         self.added = 0
+        self.removed = 0  # old chunks taken out, by every write and removal of this run
 
     def owner(self, doc_id: str) -> str | None:
         return self._owners.get(doc_id)
 
-    def add(self, path: str, docs: list[Document], chunks: list[Chunk]) -> int:
-        """Queue documents of the file at `path`; return old chunks replaced if a batch was written."""
+    def add(self, path: str, docs: list[Document], chunks: list[Chunk]) -> None:
+        """Queue documents of the file at `path`; a full batch is written at once."""
         self.items.append((path, docs, chunks))
         self._owners.update({d.doc_id: path for d in docs})
         self._pending += len(chunks)
-        return self.flush() if self._pending >= self.batch_chunks else 0
+        if self._pending >= self.batch_chunks:
+            self.flush()
 
-    def finish_file(self, record: FileRecord) -> int:
+    def finish_file(self, record: FileRecord) -> None:
         """The file's documents are all queued: its record goes out with them."""
         self.done[record.path] = record
-        return self.flush() if self._pending >= self.batch_chunks else 0
 
-    def abandon(self, path: str) -> int:
+    def abandon(self, path: str) -> None:
         """Forget a file that failed part way: drop its queued documents and any batch written."""
         self.items = [item for item in self.items if item[0] != path]
         self._pending = sum(len(c) for _, _, c in self.items)
         self._owners = {d: p for d, p in self._owners.items() if p != path}
         self.done.pop(path, None)
-        return self.remove_files([path]) if path in self.started else 0
+        if path in self.started:
+            self.remove_files([path])
 
     def flush(self) -> int:
         """Write the queued documents and finished files; return how many old chunks they replaced."""
@@ -74,6 +76,7 @@ class BatchWriter:
             DocStore.journal(tx, ops)
         self.index.replay()
         self.added += len(chunks)
+        self.removed += len(removed)
         self.started.update(paths)
         self.items, self.done, self._owners, self._pending = [], {}, {}, 0
         return len(removed)
@@ -91,6 +94,7 @@ class BatchWriter:
         with self.index.docstore.transaction() as tx:
             removed = DocStore.drop_files(tx, paths)
             DocStore.journal(tx, [("del", cid, None) for cid in removed])
+        self.removed += len(removed)
         if "dim" in self.index.manifest():
             self.index.replay()
         return len(removed)

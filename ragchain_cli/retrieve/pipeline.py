@@ -167,7 +167,7 @@ class SearchPipeline:
         floor = min((h.score for h in head), default=0.0)
         tail = hits[used:]
         for i, hit in enumerate(tail, start=1):
-            hit.explain.setdefault("fused", (depth + i, hit.score))
+            hit.explain.setdefault("fused", (used + i, hit.score))
             hit.score = floor - i
         return head + tail
 
