@@ -8,6 +8,7 @@ import signal
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ragchain_cli.ingest import pipeline
@@ -119,7 +120,30 @@ def test_sigkill_inside_one_big_file_answers_then_the_next_ingest_completes_it(t
     assert search.returncode == 0 and json.loads(search.stdout)["hits"]  # the batches written so far answer
     result = ragchain("ingest", corpus, "--index", index, "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["chunks_added"] == 80
+    report = json.loads(result.stdout)
+    assert report["chunks_added"] == 80 and report["vectors_reused"] >= 12  # what the killed run embedded
     assert consistent(index) == (0, {f"d{i}" for i in range(80)})
     assert ragchain("check", "--index", index).returncode == 0
 
+
+
+def test_an_edited_file_keeps_the_vectors_of_its_unchanged_chunks(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    big = jsonl(corpus / "big.jsonl", 20)
+    ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=8))
+    before = Index(tmp_path / "idx")  # the edited file is re-ingested in one batch (the usual case)
+    old = before.vectors.vectors(sorted(before.vectors.ids()))
+    before.close()
+    lines = big.read_text(encoding="utf-8").splitlines()
+    lines[3] = json.dumps({"_id": "d3", "title": "Note 3", "text": "Record 3 now says the walrus left the bay."})
+    big.write_text("\n".join(lines + [json.dumps({"_id": "d20", "text": "A new record about kelp."})]) + "\n",
+                   encoding="utf-8")
+    report = ingest(Index(tmp_path / "idx"), [corpus], IngestOptions(MODEL, batch_chunks=64))
+    assert report.chunks_added == 21 and report.vectors_reused == 19 and report.chunks_removed == 20
+    after = Index(tmp_path / "idx")
+    new = after.vectors.vectors(sorted(after.vectors.ids()))
+    after.close()
+    kept = set(old) & set(new)
+    assert len(kept) == 19 and all(np.array_equal(old[cid], new[cid]) for cid in kept)
+    assert consistent(tmp_path / "idx") == (0, {f"d{i}" for i in range(21)})

@@ -89,7 +89,7 @@ def _render(console, payload: dict) -> None:
 
     table = Table(title=f"ingest into {payload['index']}", show_header=False)
     for key in ("files_seen", "files_ingested", "files_unchanged", "files_removed", "documents", "pages",
-                "chunks_added", "chunks_removed", "seconds"):
+                "chunks_added", "chunks_removed", "vectors_reused", "seconds"):
         table.add_row(key.replace("_", " "), str(payload[key]))
     table.add_row("skipped", str(len(payload["skipped"])))
     console.print(table)

@@ -41,6 +41,7 @@ class IngestReport:
     pages: int = 0
     chunks_added: int = 0
     chunks_removed: int = 0
+    vectors_reused: int = 0
     replayed: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
@@ -84,6 +85,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
             _ingest_file(index, writer, chunker, item, options, report, note)
         writer.flush()
         report.chunks_added, report.chunks_removed = writer.added, writer.removed
+        report.vectors_reused = writer.reused
         if writer.added or gone:
             writer.optimize()
     report.seconds = round(time.perf_counter() - started, 3)

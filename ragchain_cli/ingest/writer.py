@@ -6,6 +6,12 @@ JSONL file is written (and its progress kept) a batch at a time, and memory hold
 chunks and vectors, never the file. A file's first write drops its previous version; its file
 record (size, mtime, hash) is written with its last batch, so a file cut off by a crash has no
 record and the next ingest redoes it.
+
+A re-ingested file keeps the stored vectors of the chunks it still has (same chunk ID: same
+document, position and text) and embeds only the rest. That works within the file's first batch
+(all of a file up to 1,024 chunks, so nearly every document, and the part of a big file an
+interrupted ingest had written): the first batch drops the file's old version, so a file larger
+than a batch has its later batches embedded again.
 """
 
 from __future__ import annotations
@@ -32,12 +38,16 @@ class BatchWriter:
         self._pending = 0
         self.added = 0
         self.removed = 0  # old chunks taken out, by every write and removal of this run
+        self.reused = 0  # chunks whose stored vector was kept instead of embedding them again
+        self._previous: dict[str, bool] = {}  # path -> the index held documents of it before this run
 
     def owner(self, doc_id: str) -> str | None:
         return self._owners.get(doc_id)
 
     def add(self, path: str, docs: list[Document], chunks: list[Chunk]) -> None:
         """Queue documents of the file at `path`; a full batch is written at once."""
+        if path not in self._previous:
+            self._previous[path] = self.index.docstore.holds_file(path)
         self.items.append((path, docs, chunks))
         self._owners.update({d.doc_id: path for d in docs})
         self._pending += len(chunks)
@@ -62,7 +72,7 @@ class BatchWriter:
         if not self.items and not self.done:
             return 0
         chunks = [c for _, _, cs in self.items for c in cs]
-        vectors = self._embed(chunks)
+        vectors = self._vectors(chunks, {c.chunk_id for p, _, cs in self.items if self._previous[p] for c in cs})
         paths = list(dict.fromkeys([p for p, _, _ in self.items] + list(self.done)))
         with self.index.docstore.transaction() as tx:
             removed = DocStore.drop_files(tx, [p for p in paths if p not in self.started])
@@ -80,6 +90,15 @@ class BatchWriter:
         self.started.update(paths)
         self.items, self.done, self._owners, self._pending = [], {}, {}, 0
         return len(removed)
+
+    def _vectors(self, chunks: list[Chunk], reusable: set[str]) -> list[np.ndarray]:
+        """A vector per chunk: the stored one when a re-ingested file still has that chunk ID (the
+        ID hashes document, position and text, and the index's model is fixed), else embedded."""
+        stored = self.index.vectors.vectors(sorted(reusable)) if reusable and "dim" in self.index.manifest() else {}
+        fresh = [c for c in chunks if c.chunk_id not in stored]
+        embedded = iter(self._embed(fresh))
+        self.reused += len(chunks) - len(fresh)
+        return [stored[c.chunk_id] if c.chunk_id in stored else next(embedded) for c in chunks]
 
     def _embed(self, chunks: list[Chunk]):
         if not chunks:

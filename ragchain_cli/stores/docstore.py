@@ -98,6 +98,11 @@ class DocStore:
         with self.transaction() as tx:
             tx.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", _record_row(record))
 
+    def holds_file(self, path: str) -> bool:
+        """Whether any document of this file is stored (a complete file, or part of one)."""
+        row = self.conn.execute("SELECT 1 FROM documents WHERE file_path = ? LIMIT 1", (path,)).fetchone()
+        return row is not None
+
     def doc_owner(self, doc_id: str) -> str | None:
         row = self.conn.execute("SELECT file_path FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return row[0] if row else None
