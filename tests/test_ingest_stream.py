@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import time
 from pathlib import Path
 
@@ -132,18 +133,21 @@ def test_an_edited_file_keeps_the_vectors_of_its_unchanged_chunks(tmp_path):
     corpus.mkdir()
     big = jsonl(corpus / "big.jsonl", 20)
     ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=8))
-    before = Index(tmp_path / "idx")  # the edited file is re-ingested in one batch (the usual case)
+    before = Index(tmp_path / "idx")
     old = before.vectors.vectors(sorted(before.vectors.ids()))
     before.close()
     lines = big.read_text(encoding="utf-8").splitlines()
     lines[3] = json.dumps({"_id": "d3", "title": "Note 3", "text": "Record 3 now says the walrus left the bay."})
+    del lines[5]  # d5 leaves the file
     big.write_text("\n".join(lines + [json.dumps({"_id": "d20", "text": "A new record about kelp."})]) + "\n",
                    encoding="utf-8")
-    report = ingest(Index(tmp_path / "idx"), [corpus], IngestOptions(MODEL, batch_chunks=64))
-    assert report.chunks_added == 21 and report.vectors_reused == 19 and report.chunks_removed == 20
+    report = ingest(Index(tmp_path / "idx"), [corpus], IngestOptions(MODEL, batch_chunks=4))  # 5 batches
+    assert report.chunks_added == 20 and report.vectors_reused == 18 and report.chunks_removed == 20
     after = Index(tmp_path / "idx")
     new = after.vectors.vectors(sorted(after.vectors.ids()))
     after.close()
     kept = set(old) & set(new)
-    assert len(kept) == 19 and all(np.array_equal(old[cid], new[cid]) for cid in kept)
-    assert consistent(tmp_path / "idx") == (0, {f"d{i}" for i in range(21)})
+    assert len(kept) == 18 and all(np.array_equal(old[cid], new[cid]) for cid in kept)
+    assert consistent(tmp_path / "idx") == (0, {f"d{i}" for i in range(21)} - {"d5"})
+    with sqlite3.connect(tmp_path / "idx" / "docstore.sqlite") as db:
+        assert db.execute("SELECT COUNT(*) FROM documents WHERE doc_id = 'd5'").fetchone() == (0,)

@@ -3,15 +3,14 @@ in one transaction, then replayed into Tantivy and LanceDB (see stores/index.py)
 
 A batch closes at `batch_chunks` chunks, inside a file if need be, so a corpus that is one big
 JSONL file is written (and its progress kept) a batch at a time, and memory holds one batch of
-chunks and vectors, never the file. A file's first write drops its previous version; its file
-record (size, mtime, hash) is written with its last batch, so a file cut off by a crash has no
-record and the next ingest redoes it.
+chunks and vectors, never the file. Documents are replaced one at a time: writing a document
+first deletes the chunks its previous version had, and a file's last batch deletes the documents
+its new version no longer has and writes its record (size, mtime, hash). A file cut off by a
+crash therefore still has its old record, and the next ingest redoes it.
 
 A re-ingested file keeps the stored vectors of the chunks it still has (same chunk ID: same
-document, position and text) and embeds only the rest. That works within the file's first batch
-(all of a file up to 1,024 chunks, so nearly every document, and the part of a big file an
-interrupted ingest had written): the first batch drops the file's old version, so a file larger
-than a batch has its later batches embedded again.
+document, position and text) and embeds only the rest; the old vectors are read before the batch
+that replaces them is written, so this holds in every batch of a large file too.
 """
 
 from __future__ import annotations
@@ -40,6 +39,7 @@ class BatchWriter:
         self.removed = 0  # old chunks taken out, by every write and removal of this run
         self.reused = 0  # chunks whose stored vector was kept instead of embedding them again
         self._previous: dict[str, bool] = {}  # path -> the index held documents of it before this run
+        self._written: dict[str, set[str]] = {}  # path -> IDs of its documents written in this run
 
     def owner(self, doc_id: str) -> str | None:
         return self._owners.get(doc_id)
@@ -64,6 +64,7 @@ class BatchWriter:
         self._pending = sum(len(c) for _, _, c in self.items)
         self._owners = {d: p for d, p in self._owners.items() if p != path}
         self.done.pop(path, None)
+        self._written.pop(path, None)
         if path in self.started:
             self.remove_files([path])
 
@@ -75,11 +76,13 @@ class BatchWriter:
         vectors = self._vectors(chunks, {c.chunk_id for p, _, cs in self.items if self._previous[p] for c in cs})
         paths = list(dict.fromkeys([p for p, _, _ in self.items] + list(self.done)))
         with self.index.docstore.transaction() as tx:
-            removed = DocStore.drop_files(tx, [p for p in paths if p not in self.started])
+            removed = DocStore.drop_chunks_of(tx, [d.doc_id for _, docs, _ in self.items for d in docs])
             for path, docs, file_chunks in self.items:
                 DocStore.put_documents(tx, path, docs)
                 DocStore.put_chunks(tx, file_chunks)
-            for record in self.done.values():
+                self._written.setdefault(path, set()).update(d.doc_id for d in docs)
+            for record in self.done.values():  # its last document is in: what the new version lacks goes
+                removed += DocStore.drop_documents_except(tx, record.path, self._written.pop(record.path, set()))
                 DocStore.put_file(tx, record)
             ops = [("del", cid, None) for cid in removed]
             ops += [("add", c.chunk_id, np.ascontiguousarray(v, np.float32).tobytes()) for c, v in zip(chunks, vectors)]

@@ -126,6 +126,30 @@ class DocStore:
         return removed
 
     @staticmethod
+    def drop_chunks_of(tx: sqlite3.Connection, doc_ids: Iterable[str]) -> list[str]:
+        """Delete these documents' chunks (the documents are being written again); return their IDs."""
+        removed: list[str] = []
+        ids = list(doc_ids)
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            removed += [row[0] for row in tx.execute(f"SELECT chunk_id FROM chunks WHERE doc_id IN ({marks})", part)]
+            tx.execute(f"DELETE FROM chunks WHERE doc_id IN ({marks})", part)
+        return removed
+
+    @staticmethod
+    def drop_documents_except(tx: sqlite3.Connection, path: str, keep: set[str]) -> list[str]:
+        """Delete the file's documents that are not in `keep` (gone from its new version), with their
+        chunks; return the removed chunk IDs."""
+        gone = [row[0] for row in tx.execute("SELECT doc_id FROM documents WHERE file_path = ?", (path,))
+                if row[0] not in keep]
+        removed = DocStore.drop_chunks_of(tx, gone)
+        for start in range(0, len(gone), 500):
+            part = gone[start : start + 500]
+            tx.execute(f"DELETE FROM documents WHERE doc_id IN ({','.join('?' * len(part))})", part)
+        return removed
+
+    @staticmethod
     def put_documents(tx: sqlite3.Connection, file_path: str, docs: Iterable[Document]) -> None:
         tx.executemany(
             "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
