@@ -60,9 +60,30 @@ def _coerce(name: str, kind: Any, value: Any) -> Any:
             return target(value)
         except ValueError:
             raise UsageError(f"setting {name!r} must be a number, got {value!r}") from None
-    if name == "weights" and isinstance(value, str):
-        return parse_weights(value)
-    return value
+    if name == "weights":
+        return parse_weights(value) if isinstance(value, str) else _weights_table(value)
+    return _typed(name, target, value)
+
+
+def _typed(name: str, target: type | None, value: Any) -> Any:
+    """A value from ragchain.toml (already typed by TOML) checked against the setting's type."""
+    if name == "retrievers" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    wanted = {int: "a whole number", float: "a number", str: "text", bool: "true or false"}
+    fits = {int: isinstance(value, int) and not isinstance(value, bool),
+            float: isinstance(value, (int, float)) and not isinstance(value, bool),
+            str: isinstance(value, str), bool: isinstance(value, bool)}
+    if target in fits and not fits[target]:
+        raise UsageError(f"setting {name!r} must be {wanted[target]}, got {value!r}")
+    return float(value) if target is float else value
+
+
+def _weights_table(value: Any) -> dict[str, float]:
+    if not isinstance(value, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()):
+        raise UsageError(f"setting 'weights' must map retriever names to numbers, got {value!r}",
+                         "for example: weights = {bm25 = 0.4, dense = 0.6}")
+    return {str(k): float(v) for k, v in value.items()}
 
 
 def parse_weights(text: str) -> dict[str, float]:
@@ -121,4 +142,7 @@ def load_settings(
         for name, value in layer.items():
             if name in types:
                 settings = dataclasses.replace(settings, **{name: _coerce(name, types[name], value)})
+    for name in ("k", "depth", "rerank_depth"):
+        if getattr(settings, name) < 1:
+            raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
     return settings

@@ -27,7 +27,10 @@ class InputFormatError(RagchainError):
     exit_code = 2
 
     def __init__(self, path: str, line: int, reason: str) -> None:
-        super().__init__(f"{path}:{line}: {reason}", "fix that line or pass a file in the expected format")
+        if line:
+            super().__init__(f"{path}:{line}: {reason}", "fix that line or pass a file in the expected format")
+        else:  # the file as a whole: missing, unreadable, empty
+            super().__init__(f"{path}: {reason}", "check the path, or pass a file in the expected format")
         self.path, self.line = path, line
 
 

@@ -24,7 +24,7 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
 
 def assert_points_at(caught: pytest.ExceptionInfo, path: Path, line: int, reason: str) -> None:
     message = str(caught.value)
-    assert message.startswith(f"{path}:{line}: "), message
+    assert message.startswith(f"{path}:{line}: " if line else f"{path}: "), message  # line 0: the whole file
     assert reason in message
     assert (caught.value.path, caught.value.line) == (str(path), line)
 

@@ -29,25 +29,35 @@ app.command("ask")(ask.ask_command)
 app.command("models")(models.models_command)
 
 
+def _click_exception() -> type[Exception]:
+    """The ClickException class of the click that typer runs on (typer >= 0.29 vendors its own)."""
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:  # older typer: the click package
+        from click.exceptions import ClickException
+    return ClickException
+
+
+CLICK_ERROR = _click_exception()
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run one command and return its exit code; errors are printed here, on stderr, once."""
-    import click
-
     try:
         code = app(args=argv, standalone_mode=False)
     except RagchainError as exc:
         error(exc.message, exc.hint)
         return exc.exit_code
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):
         error("interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except CLICK_ERROR as exc:  # usage errors: a bad option, a missing argument, ...
+        exc.show()
+        return exc.exit_code
     finally:
         gc.unfreeze()  # commands freeze what they loaded (common.settle); in-process callers get GC back
     return code if isinstance(code, int) else 0

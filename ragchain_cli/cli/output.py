@@ -32,15 +32,31 @@ class Output:
     def data(self, payload: Any, human: Callable[[Console], None] | None = None) -> None:
         """One result: JSON when asked or piped, else the human rendering."""
         if self.json or human is None:
-            sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
-            sys.stdout.flush()
+            _write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
         else:
             human(self.console)
 
     def line(self, payload: Any) -> None:
         """One JSONL record (stdin modes stream one line per input)."""
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+        _write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+
+
+def _write(text: str) -> None:
+    """Data to stdout. When the reader has gone (`| head -1`), stop quietly with exit 0: stdout is
+    pointed at /dev/null so the final flush cannot fail again."""
+    import os
+
+    import typer
+
+    try:
+        sys.stdout.write(text)
         sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # no real file descriptor (captured in tests)
+            pass
+        raise typer.Exit(0) from None
 
 
 def shown(text: str) -> str:

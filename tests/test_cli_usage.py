@@ -1,0 +1,54 @@
+"""Mistakes on the command line and in ragchain.toml are usage errors (exit 2, a message, no
+traceback); a reader that stops early (`| head -1`) is not an error."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize("args, says", [
+    (("search", "x", "--bogus-flag"), "No such option"),
+    (("nosuchcmd",), "No such command"),
+    (("ingest",), "Missing argument"),
+    (("search", "x", "-k", "abc"), "Invalid value"),
+    (("eval", "qrels.tsv", "--fusion"), "requires an argument"),
+])
+def test_command_line_mistakes_are_usage_errors(cli, args, says):
+    result = cli(*args)
+    assert result.code == 2 and says in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("flag", [("-k", "0"), ("-k", "-1"), ("--depth", "0"), ("--rerank-depth", "-5")])
+def test_counts_below_one_are_refused(cli, sample_index, flag):
+    result = cli("search", "ferry", "--index", sample_index, "--retrievers", "bm25", *flag)
+    assert result.code == 2 and "must be at least 1" in result.err
+
+
+@pytest.mark.parametrize("toml, code, says", [
+    ('weights = {bm25 = "a", dense = 0.5}', 2, "must map retriever names to numbers"),
+    ("retrievers = 5", 2, "'retrievers' must be text"),
+    ("k = 2.5", 2, "'k' must be a whole number"),
+    ('retrievers = ["bm25"]', 0, ""),
+])
+def test_config_values_of_the_wrong_type_are_usage_errors(cli, sample_index, tmp_path, monkeypatch, toml, code, says):
+    (tmp_path / "ragchain.toml").write_text(toml + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = cli("search", "ferry timetable", "--index", sample_index, "--json")
+    assert result.code == code and says in result.err, result.err
+    if code == 0:
+        assert set(result.json()["hits"][0]["explain"]) == {"bm25"}
+
+
+def test_a_reader_that_stops_early_is_not_an_error(sample_index):
+    proc = subprocess.Popen([sys.executable, "-m", "ragchain_cli", "search", "-", "--index", str(sample_index),
+                             "--retrievers", "bm25", "-k", "20"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(("ferry timetable\n" * 3000).encode())
+    proc.stdin.close()
+    json.loads(proc.stdout.readline())
+    proc.stdout.close()  # as `| head -1` does
+    assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()
