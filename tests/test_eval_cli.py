@@ -19,6 +19,9 @@ def test_eval_sample_corpus_side_by_side(sample_index, cli, tmp_path):
     assert hybrid["counts"]["queries"] == payload["queries_judged"] == 15
     assert set(hybrid["per_query"]["ndcg@10"]) == {f"q{i}" for i in range(1, 16)}
     assert (tmp_path / "cmp.png").read_bytes()[:4] == b"\x89PNG"
+    assert payload["runs_written"] == {"bm25": str(tmp_path / "run.bm25.trec"),
+                                       "bm25,dense": str(tmp_path / "run.bm25-dense.trec")}
+    assert "run.bm25-dense.trec" in result.err
     lines = (tmp_path / "run.bm25.trec").read_text().splitlines()
     qid, q0, docid, rank, _score, tag = lines[0].split()
     assert (q0, rank, tag) == ("Q0", "1", "ragchain-bm25")

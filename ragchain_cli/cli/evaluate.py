@@ -11,7 +11,7 @@ import typer
 
 from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
                      RerankInstructionOpt, RerankOpt, search_options, settle)
-from .output import Output, stderr
+from .output import Output, shown, stderr
 
 DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
 
@@ -59,7 +59,7 @@ def eval_command(
             return _tune(configs[0][1:], texts, judged, metric_names[0], tune_out, out)
         runs, header["seconds"] = _run_all(configs, texts)
         if run_out:
-            _write_runs(runs, run_out)
+            header["runs_written"] = _write_runs(runs, run_out)
     table = ev.compare_runs(judged, runs, metric_names, permutations=permutations)
     payload = _payload(header, table, runs, judged, metric_names, per_query)
     if plot:
@@ -118,12 +118,17 @@ def _run_all(configs, texts: dict[str, str]) -> tuple[dict, dict]:
     return runs, seconds
 
 
-def _write_runs(runs: dict, target: Path) -> None:
+def _write_runs(runs: dict, target: Path) -> dict[str, str]:
+    """One TREC run file per configuration (FILE, or FILE's name + .CONFIG when several); {config: path}."""
     from ..evaluation import write_trec_run
 
+    written = {}
     for name, run in runs.items():
         path = target if len(runs) == 1 else target.with_name(f"{target.stem}.{_slug(name)}{target.suffix}")
         write_trec_run(run, path, tag=f"ragchain-{_slug(name)}")
+        written[name] = str(path)
+        stderr.print(f"[dim]run {shown(name)} written to {shown(str(path))}[/]")
+    return written
 
 
 def _slug(name: str) -> str:
