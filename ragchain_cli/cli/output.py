@@ -4,10 +4,12 @@ people's messages on stderr, and the exit codes in one place."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
+import typer
 from rich.console import Console
 
 EXIT_CODES = {
@@ -44,10 +46,6 @@ class Output:
 def _write(text: str) -> None:
     """Data to stdout. When the reader has gone (`| head -1`), stop quietly with exit 0: stdout is
     pointed at /dev/null so the final flush cannot fail again."""
-    import os
-
-    import typer
-
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

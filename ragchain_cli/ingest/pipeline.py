@@ -159,8 +159,8 @@ def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord
                  note: Callable[[int], None] | None = None) -> tuple[int, int]:
     """Load, chunk and queue the file a document at a time; return (documents, pages).
     `note(documents)` reports progress inside a file of many documents."""
-    stat = item.path.stat()
-    mtime = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
+    seconds = fresh.mtime_ns // 1_000_000_000  # the stat _changed() took; no second one
+    mtime = dt.datetime.fromtimestamp(seconds, dt.timezone.utc).isoformat()
     load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
                                nougat_model=options.nougat_model)
     documents = pages = 0
