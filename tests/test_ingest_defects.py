@@ -5,6 +5,7 @@ a model folder given relative to the working directory)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -156,6 +157,31 @@ def test_ctrl_c_during_ingest_says_what_was_kept_and_the_next_ingest_resumes(tmp
         assert index.check().consistent and index.docstore.counts()["files"] == 5
     finally:
         index.close()
+
+
+def test_sigint_to_the_ingest_process_exits_130_and_the_next_ingest_resumes(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus, index = _notes(tmp_path / "docs", 20), tmp_path / "index"
+    command = [sys.executable, "-m", "ragchain_cli", "ingest", str(corpus), "--index", str(index), "--json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lock, deadline = index / "ingest.lock", time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        if lock.is_file() and lock.read_text().strip():  # the ingest holds the lock: it is under way
+            break
+        time.sleep(0.02)
+    time.sleep(0.3)  # the embedding model is still loading
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "ingest interrupted" in err and "resumes" in err and "Traceback" not in err
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["files_seen"] == 20
+    assert subprocess.run([*command[:3], "check", "--index", str(index)], timeout=120).returncode == 0
 
 
 def test_progress_moves_while_one_batch_is_embedded(tmp_path):

@@ -77,10 +77,11 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
                    "chunk_overlap": str(options.chunk_overlap)})
     with index.write_lock(wait=options.wait):
         report.replayed = index.replay()
-        found = _collect(paths, report)
-        notes = _Notes(progress, len(found))
+        notes = _Notes(progress)
         writer = BatchWriter(index, lambda: _bind(index, options), options.batch_chunks, notes.embedded)
         try:
+            found = _collect(paths, report)
+            notes.total = len(found)
             _write_all(index, writer, found, paths, options, report, notes)
         except KeyboardInterrupt:
             raise _interrupted(writer, report) from None
@@ -114,8 +115,8 @@ def _interrupted(writer, report: IngestReport) -> IngestInterrupted:
 class _Notes:
     """Progress for people: the file being read, documents read inside it, chunks embedded so far."""
 
-    def __init__(self, progress: Progress | None, total: int) -> None:
-        self.progress, self.total = progress, total
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress, self.total = progress, 0
         self.done, self.path = 0, ""
 
     def file(self, done: int, path: str) -> None:

