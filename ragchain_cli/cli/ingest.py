@@ -58,11 +58,18 @@ def ingest_command(
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     out.data(payload, lambda console: _render(console, payload))
     _report_problems(report)
-    if report.files_seen == 0 and not report.files_removed:
-        stderr.print(f"nothing to ingest: no supported files found in {shown(', '.join(map(str, paths)))} "
-                     f"(supported: {', '.join(sorted(SUFFIXES))})" + ("; no index was created" if empty else ""))
+    _report_nothing(report, paths, empty)
     if report.skipped:
         raise typer.Exit(3)
+
+
+def _report_nothing(report, paths: list[Path], no_index: bool) -> None:
+    """Say so when there was nothing to ingest, or nothing could be: a silent exit looks like success."""
+    if report.files_seen == 0 and not report.files_removed:
+        stderr.print(f"nothing to ingest: no supported files found in {shown(', '.join(map(str, paths)))} "
+                     f"(supported: {', '.join(sorted(SUFFIXES))})" + ("; no index was created" if no_index else ""))
+    elif no_index:
+        stderr.print("no file could be ingested (each is listed above with its reason); no index was created")
 
 
 def _require_paths(paths: list[Path]) -> None:
