@@ -8,7 +8,7 @@ per model, then `ragchain eval --qa` on the saved predictions.
 For every model and half: the questions of bench/qa/SUBSET-HALF.jsonl (eval: 30 answerable + 12
 unanswerable; quick: 10 + 5 of them; see bench/qa/make_sets.py) go one a line to
 `ragchain ask - --index INDEX --llm MODEL --json [ASK_ARGS]`, whose stdout is saved as
-DIR/LABEL-SUBSET-MODEL-HALF.jsonl (an existing complete file is reused, so a stopped run resumes).
+DIR/LABEL-SUBSET-MODEL-HALF.jsonl (appending: a stopped run resumes after the last answer written).
 Then per half `ragchain eval --qa bench/qa/SUBSET-HALF.jsonl --predictions ...` (every model of the
 half side by side, the first model the baseline) writes DIR/LABEL-SUBSET-scores-HALF.json, and a
 Markdown table of all halves goes to stdout and DIR/LABEL-SUBSET.md. Models run one after
@@ -40,18 +40,23 @@ def gold_file(half: str, subset: str) -> Path:
 
 
 def ask(index: Path, model: str, gold: Path, target: Path, extra: list[str]) -> None:
+    """Answers for the gold questions not yet in target (a stopped run resumes where it stopped)."""
     questions = [json.loads(line)["question"] for line in gold.read_text().splitlines() if line]
-    if target.exists() and len(target.read_text().splitlines()) == len(questions):
+    done = [json.loads(line)["question"] for line in target.read_text().splitlines()] if target.exists() else []
+    todo = questions[len(done):]
+    if done != questions[:len(done)]:
+        raise SystemExit(f"{target} does not answer the first questions of {gold}; remove it")
+    if not todo:
         print(f"reusing {target}", file=sys.stderr)
         return
     command = ["ragchain", "ask", "-", "--index", str(index), "--llm", model, "--json", *extra]
-    print(f"$ jq -r .question {gold} | {shlex.join(command)} > {target}", file=sys.stderr)
+    print(f"$ jq -r .question {gold} | {shlex.join(command)} >> {target}  ({len(done)} done)", file=sys.stderr)
     started = time.perf_counter()
-    with target.open("w") as out, (target.with_suffix(".err")).open("w") as err:
-        code = subprocess.run(command, input="\n".join(questions) + "\n", stdout=out, stderr=err, text=True).returncode
+    with target.open("a") as out, (target.with_suffix(".err")).open("a") as err:
+        code = subprocess.run(command, input="\n".join(todo) + "\n", stdout=out, stderr=err, text=True).returncode
     if code != 0:
         raise SystemExit(f"ask exited {code}; see {target.with_suffix('.err')}")
-    print(f"{model} {gold.name}: {len(questions)} questions in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+    print(f"{model} {gold.name}: {len(todo)} questions in {time.perf_counter() - started:.0f}s", file=sys.stderr)
 
 
 def score(gold: Path, files: list[Path], target: Path) -> dict:
