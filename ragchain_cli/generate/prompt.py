@@ -30,7 +30,12 @@ SYSTEM_PROMPT = (
 
 # Asking the sub-1B models for [n] markers made them answer with the markers alone (qwen 0.5B:
 # '[2]'); asking for the facts gives real answers, and citations are attributed in code.
-ANSWER_REMINDER = "Answer the question with the facts from the passages, in one or two sentences."
+# One short sentence, no preamble ("According to the passage, ...": support.strip_preamble removes
+# what slips through). The judgement question shares everything before it with the answer prompt,
+# so llama.cpp reads the passages once for both (LocalLLM.choice_logprobs).
+ANSWER_REMINDER = ("Answer with the facts from the passages in one short sentence. "
+                   "Do not mention the passages.")
+JUDGE_REMINDER = "Do the passages above contain the answer to this question? Reply yes or no."
 
 _DELIMITER = re.compile(r"<(?=\s*/?\s*(?:context|passage)\b)", re.IGNORECASE)
 _CITATION = re.compile(r"(?P<space>[ \t]*)\[\s*(?P<numbers>\d+(?:\s*[,;]\s*\d+)*)\s*\]")
@@ -89,14 +94,16 @@ def pack_context(hits: list[Hit], budget_tokens: int, count_tokens: Callable[[st
     return packed
 
 
-def build_messages(question: str, packed: list[Hit]) -> list[dict]:
-    """The system prompt, then the numbered context and the question as the user turn."""
+def build_messages(question: str, packed: list[Hit], reminder: str = ANSWER_REMINDER) -> list[dict]:
+    """The system prompt, then the numbered context, the question and `reminder` as the user turn."""
     passages = "\n".join(format_passage(n, hit) for n, hit in enumerate(packed, start=1))
-    user = (
-        f"<context>\n{passages}\n</context>\n\nQuestion: {neutralise(question.strip())}\n"
-        f"{ANSWER_REMINDER}"
-    )
+    user = f"<context>\n{passages}\n</context>\n\nQuestion: {neutralise(question.strip())}\n{reminder}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def build_judge_messages(question: str, packed: list[Hit]) -> list[dict]:
+    """The answer prompt with the yes/no judgement question in place of the answer request."""
+    return build_messages(question, packed, JUDGE_REMINDER)
 
 
 def _citation(number: int, hit: Hit, consulted: bool = False) -> Citation:
