@@ -17,7 +17,7 @@ DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
 
 
 def eval_command(
-    qrels: Annotated[Path, typer.Argument(help="Judgements: BEIR TSV (with header) or TREC qrels")],
+    qrels: Annotated[Optional[Path], typer.Argument(help="Judgements: BEIR TSV (with header) or TREC qrels")] = None,
     queries: Annotated[Optional[Path], typer.Option("--queries", help="BEIR JSONL or id<TAB>text")] = None,
     index: IndexOpt = None, as_json: JsonOpt = None,
     config: Annotated[Optional[list[Path]], typer.Option("--config", help="One configuration per file")] = None,
@@ -34,11 +34,22 @@ def eval_command(
     tune: Annotated[bool, typer.Option("--tune", help="Search fusion parameters; write ragchain.toml")] = False,
     tune_out: Annotated[Path, typer.Option("--tune-out", help="Where --tune writes")] = Path("ragchain.toml"),
     permutations: Annotated[int, typer.Option("--permutations", help="Randomisation test samples")] = 10_000,
+    qa: Annotated[Optional[Path], typer.Option("--qa", help="Score answers against gold QA JSONL instead")] = None,
+    predictions: Annotated[Optional[list[str]], typer.Option(
+        "--predictions", help="With --qa: score `ask - --json` output file(s) (- = stdin), run nothing")] = None,
 ) -> None:
-    """Run judged queries through the pipeline (or read runs) and report IR metrics."""
+    """Run judged queries through the pipeline (or read runs) and report IR metrics; --qa scores answers."""
     from .. import evaluation as ev
     from ..errors import UsageError
 
+    flags = dict(index=index, k=k, rerank=rerank, rerank_depth=rerank_depth, reranker_model=reranker_model,
+                 rerank_instruction=rerank_instruction, llm=llm, expand=expand)
+    if qa is not None or predictions:
+        return _qa(qa, qrels, predictions, _named_settings(config, retrievers, fusion, flags),
+                   Output(as_json), per_query, permutations, given=bool(config or retrievers or fusion or run))
+    if qrels is None:
+        raise UsageError("eval needs a judgements file (QRELS) or --qa GOLD.jsonl",
+                         "e.g. ragchain eval qrels.tsv --queries queries.jsonl")
     metric_names = [m.strip() for m in metrics.split(",") if m.strip()]
     for name in metric_names:
         ev.parse_metric(name)
@@ -52,8 +63,6 @@ def eval_command(
             raise UsageError("--queries is required unless --run is given", "pass --queries queries.jsonl")
         texts, counts = _judged_queries(ev.read_queries(queries), judged)
         header = {"qrels": str(qrels), "queries_file": str(queries), **counts}
-        flags = dict(index=index, k=k, rerank=rerank, rerank_depth=rerank_depth, reranker_model=reranker_model,
-                     rerank_instruction=rerank_instruction, llm=llm, expand=expand)
         configs = _configurations(config, retrievers, fusion, flags, metric_names)
         if tune:
             return _tune(configs[0][1:], texts, judged, metric_names[0], tune_out, out)
@@ -75,20 +84,38 @@ def _judged_queries(texts: dict[str, str], judged: dict) -> tuple[dict[str, str]
     return kept, counts
 
 
+def _qa(gold: Path | None, qrels: Path | None, predictions, settings, out: Output, per_query: bool,
+        permutations: int, given: bool) -> None:
+    from ..errors import UsageError
+    from .evaluate_qa import qa_command
+
+    if gold is None or qrels is not None:
+        raise UsageError("--qa takes the gold file and no QRELS argument" if gold else "--predictions needs --qa",
+                         "e.g. ragchain eval --qa gold.jsonl --predictions answers.jsonl")
+    if predictions and given:
+        raise UsageError("--predictions scores answers already made; --config, --retrievers, --fusion and --run "
+                         "do not apply", "drop them, or drop --predictions to run each configuration")
+    qa_command(gold, predictions, settings, out, per_query, permutations)
+
+
+def _named_settings(config, retrievers, fusion, flags: dict) -> list[tuple]:
+    """(name, Settings) per configuration: one per --config file, or the retrievers x fusion grid."""
+    from .common import settings_from
+
+    if config:
+        return [(p.stem, settings_from([p], **flags)) for p in config]
+    return [(_name(r, f, retrievers, fusion), settings_from(None, retrievers=r, fusion=f, **flags))
+            for r in (retrievers or [None]) for f in (fusion or [None])]
+
+
 def _configurations(config, retrievers, fusion, flags: dict, metric_names: list[str]) -> list[tuple]:
     """(name, index folder, SearchOptions) per configuration: one per --config file, or the retrievers x fusion grid."""
     from ..evaluation import parse_metric
-    from .common import settings_from
 
     cutoffs = [parse_metric(m).k or 0 for m in metric_names]
     depth = max([100, *cutoffs])
-    if config:
-        settings = [(p.stem, settings_from([p], **flags)) for p in config]
-    else:
-        settings = [(_name(r, f, retrievers, fusion), settings_from(None, retrievers=r, fusion=f, **flags))
-                    for r in (retrievers or [None]) for f in (fusion or [None])]
     out = []
-    for name, s in settings:
+    for name, s in _named_settings(config, retrievers, fusion, flags):
         s.k = flags.get("k") or depth
         out.append((name, s.index, search_options(s, documents=True)))
     return out
