@@ -1,9 +1,11 @@
 """Context packing, the grounded prompt, and citations worked out in code.
 
-Passages are numbered [1]..[n] in the order they were packed and sit inside one
-<context> ... </context> block, each one wrapped in <passage [n] ...> ... </passage>. Retrieved
-text is data: any `<context`, `</context`, `<passage` or `</passage` it contains is neutralised
-(its `<` becomes `‹`), so a document cannot close the block and speak as the user.
+Passages are numbered [1]..[n] in the order they were packed (best first) and sit inside one
+<context> ... </context> block, listed from [n] down to [1] so that the best passage is nearest
+the question (small models lean on what they read last: SmolLM2-135M answered from the last
+passage), each one wrapped in <passage [n] ...> ... </passage>. Retrieved text is data: any
+`<context`, `</context`, `<passage` or `</passage` it contains is neutralised (its `<` becomes
+`‹`), so a document cannot close the block and speak as the user.
 
 Citations: every [n] / [1, 2] / [1][2] the model writes is checked against the packed passages;
 numbers with no passage are removed from the text. When the model cited nothing valid, every
@@ -96,7 +98,8 @@ def pack_context(hits: list[Hit], budget_tokens: int, count_tokens: Callable[[st
 
 def build_messages(question: str, packed: list[Hit], reminder: str = ANSWER_REMINDER) -> list[dict]:
     """The system prompt, then the numbered context, the question and `reminder` as the user turn."""
-    passages = "\n".join(format_passage(n, hit) for n, hit in enumerate(packed, start=1))
+    numbered = list(enumerate(packed, start=1))[::-1]  # the best passage last, nearest the question
+    passages = "\n".join(format_passage(n, hit) for n, hit in numbered)
     user = f"<context>\n{passages}\n</context>\n\nQuestion: {neutralise(question.strip())}\n{reminder}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 

@@ -21,6 +21,8 @@ from .terms import stems_of
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•\d])")
 LEXICAL_WEIGHT = 0.5
+DENSE_CANDIDATES = 16  # sentences embedded per question: encoding every one cost seconds on 2 cores
+BATCH = 8
 MAX_SENTENCE_CHARS = 600
 
 
@@ -38,12 +40,20 @@ def sentences(text: str) -> list[str]:
 
 
 def _scores(question: str, units: list[str], encoder: Encoder | None, weights: dict[str, float]) -> np.ndarray:
+    """Lexical share for every sentence; plus the cosine for the DENSE_CANDIDATES best of them
+    (embedded in length-sorted batches, so short sentences are not padded to the longest)."""
     total = sum(weights.values()) or 1.0
     lexical = np.array([sum(w for s, w in weights.items() if s in stems_of(u)) / total for u in units])
     if encoder is None:
         return lexical
-    vectors = encoder.embed([question, *units])
-    return vectors[1:] @ vectors[0] + LEXICAL_WEIGHT * lexical
+    scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's
+    candidates = sorted(np.argsort(-lexical, kind="stable")[:DENSE_CANDIDATES], key=lambda i: len(units[i]))
+    query = encoder.embed([question])[0]
+    for start in range(0, len(candidates), BATCH):
+        batch = candidates[start : start + BATCH]
+        vectors = encoder.embed([units[i] for i in batch])
+        scores[batch] = vectors @ query + LEXICAL_WEIGHT * lexical[batch]
+    return scores
 
 
 def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str], int], budget_tokens: int,

@@ -65,8 +65,7 @@ class AskWorkflow:
         timings = {"retrieve": time.perf_counter() - started}
         if not self.options.generate or self.model is None:
             return {"question": question, "hits": _hits(hits, with_text=True), "timings": _rounded(timings)}
-        weights = question_weights(question, self.stats)
-        evidence = retrieval_evidence(hits, weights, self.options.passages)
+        weights, evidence = self.retrieval_signals(question, hits)
         packed = self._context(question, hits, weights)
         timings["select"] = time.perf_counter() - started - timings["retrieve"]
         if not packed:
@@ -80,6 +79,11 @@ class AskWorkflow:
         if self.options.abstain and not evidence.answerable():
             return _abstained(question, NOT_SAID, packed, evidence, timings, started)
         return self._answer(question, packed, evidence, timings, started, on_token)
+
+    def retrieval_signals(self, question: str, hits: list[Hit]) -> tuple[dict[str, float], Evidence]:
+        """The question's stems with their IDF, and the evidence that needs no model (judge 0)."""
+        weights = question_weights(question, self.stats)
+        return weights, retrieval_evidence(hits, weights, self.options.passages)
 
     def _context(self, question: str, hits: list[Hit], weights: dict[str, float]) -> list[Hit]:
         opts = self.options
