@@ -2,16 +2,17 @@
 per model, then `ragchain eval --qa` on the saved predictions.
 
     ragchain ingest ../shared/data/qa-cmu-dev/corpus.jsonl --index INDEX      # once
-    python bench/qa_bench.py --index INDEX --out DIR [--models M1,M2] [--halves A,B] [--label before]
-        [--ask-args "--context-tokens 800"]
+    python bench/qa_bench.py --index INDEX --out DIR [--subset eval|quick] [--models M1,M2] [--halves A,B]
+        [--label before] [--ask-args "--context-tokens 800"]
 
-For every model and half: the questions of bench/qa/eval-HALF.jsonl (30 answerable + 12
-unanswerable, see bench/qa/make_sets.py) go one a line to
+For every model and half: the questions of bench/qa/SUBSET-HALF.jsonl (eval: 30 answerable + 12
+unanswerable; quick: 10 + 5 of them; see bench/qa/make_sets.py) go one a line to
 `ragchain ask - --index INDEX --llm MODEL --json [ASK_ARGS]`, whose stdout is saved as
-DIR/LABEL-MODEL-HALF.jsonl (an existing complete file is reused, so a stopped run resumes). Then
-per half `ragchain eval --qa bench/qa/eval-HALF.jsonl --predictions ...` (every model of the half
-side by side, the first model the baseline) writes DIR/LABEL-eval-HALF.json, and a Markdown table
-of all halves goes to stdout and DIR/LABEL.md. Models run one after another, never together.
+DIR/LABEL-SUBSET-MODEL-HALF.jsonl (an existing complete file is reused, so a stopped run resumes).
+Then per half `ragchain eval --qa bench/qa/SUBSET-HALF.jsonl --predictions ...` (every model of the
+half side by side, the first model the baseline) writes DIR/LABEL-SUBSET-scores-HALF.json, and a
+Markdown table of all halves goes to stdout and DIR/LABEL-SUBSET.md. Models run one after
+another, never together.
 """
 
 from __future__ import annotations
@@ -34,27 +35,27 @@ COLUMNS = [("correct", "correct"), ("f1", "F1"), ("exact_match", "EM"), ("contai
            ("seconds_retrieve", "retrieve s"), ("seconds_first_token", "first token s"), ("seconds_total", "total s")]
 
 
-def gold_file(half: str) -> Path:
-    return HERE / "qa" / f"eval-{half}.jsonl"
+def gold_file(half: str, subset: str) -> Path:
+    return HERE / "qa" / f"{subset}-{half}.jsonl"
 
 
-def ask(index: Path, model: str, half: str, target: Path, extra: list[str]) -> None:
-    questions = [json.loads(line)["question"] for line in gold_file(half).read_text().splitlines() if line]
+def ask(index: Path, model: str, gold: Path, target: Path, extra: list[str]) -> None:
+    questions = [json.loads(line)["question"] for line in gold.read_text().splitlines() if line]
     if target.exists() and len(target.read_text().splitlines()) == len(questions):
         print(f"reusing {target}", file=sys.stderr)
         return
     command = ["ragchain", "ask", "-", "--index", str(index), "--llm", model, "--json", *extra]
-    print(f"$ {shlex.join(command)} < {half} questions > {target}", file=sys.stderr)
+    print(f"$ jq -r .question {gold} | {shlex.join(command)} > {target}", file=sys.stderr)
     started = time.perf_counter()
     with target.open("w") as out, (target.with_suffix(".err")).open("w") as err:
         code = subprocess.run(command, input="\n".join(questions) + "\n", stdout=out, stderr=err, text=True).returncode
     if code != 0:
         raise SystemExit(f"ask exited {code}; see {target.with_suffix('.err')}")
-    print(f"{model} {half}: {len(questions)} questions in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+    print(f"{model} {gold.name}: {len(questions)} questions in {time.perf_counter() - started:.0f}s", file=sys.stderr)
 
 
-def score(half: str, files: list[Path], target: Path) -> dict:
-    command = ["ragchain", "eval", "--qa", str(gold_file(half)), "--per-query", "--json"]
+def score(gold: Path, files: list[Path], target: Path) -> dict:
+    command = ["ragchain", "eval", "--qa", str(gold), "--per-query", "--json"]
     for path in files:
         command += ["--predictions", str(path)]
     result = subprocess.run(command, capture_output=True, text=True)
@@ -86,18 +87,22 @@ def main() -> None:
     parser.add_argument("--models", default=MODELS)
     parser.add_argument("--halves", default="A,B")
     parser.add_argument("--label", default="before")
+    parser.add_argument("--subset", default="eval", choices=["eval", "quick"],
+                        help="bench/qa/SUBSET-HALF.jsonl: eval (30 + 12 a half) or quick (10 + 5, nested in eval)")
     parser.add_argument("--ask-args", default="", help="extra flags for ask, one shell-quoted string")
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     args.out.mkdir(parents=True, exist_ok=True)
     models, halves = args.models.split(","), args.halves.split(",")
+    name = f"{args.label}-{args.subset}"
     for model in models:
         for half in halves:
-            ask(args.index, model, half, args.out / f"{args.label}-{model}-{half}.jsonl", shlex.split(args.ask_args))
-    payloads = {half: score(half, [args.out / f"{args.label}-{m}-{half}.jsonl" for m in models],
-                            args.out / f"{args.label}-eval-{half}.json") for half in halves}
+            ask(args.index, model, gold_file(half, args.subset), args.out / f"{name}-{model}-{half}.jsonl",
+                shlex.split(args.ask_args))
+    payloads = {half: score(gold_file(half, args.subset), [args.out / f"{name}-{m}-{half}.jsonl" for m in models],
+                            args.out / f"{name}-scores-{half}.json") for half in halves}
     table = markdown(payloads)
-    (args.out / f"{args.label}.md").write_text(table)
+    (args.out / f"{name}.md").write_text(table)
     print(table)
 
 

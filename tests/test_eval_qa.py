@@ -55,10 +55,31 @@ def test_yes_no_gold_needs_the_answer_to_start_with_the_same_word():
     assert qa.polarity("Ants do belong to it; yes.") is None
     assert qa.keyword_recall("Yes. Ants are Hymenoptera [1].", ["yes"]) == 1.0
     assert qa.keyword_recall("No, they are not.", ["Yes,"]) == 0.0
-    assert qa.is_correct("Ants do belong to the Hymenoptera order.", ["yes"]) == 0.0  # neither word first
+    assert qa.is_correct("Ants do belong to the Hymenoptera order.", ["yes"]) == 0.0  # no question to restate
     assert qa.contains_gold("No. Pandas do not hibernate.", ["No, there are none."]) == 1.0
     # a non yes/no alternative gold can still be met by the wording
     assert qa.is_correct("Berlin is the capital of Germany.", ["yes", "Berlin is the capital city of Germany."]) == 1.0
+
+
+def test_an_answer_that_restates_the_question_says_yes_or_with_a_negation_no():
+    question = "Are most eels predators?"  # key words: most, eels, predators
+    assert qa.polarity("Most eels are predators [1].", question) == "yes"
+    assert qa.polarity("Most eels aren't predators.", question) == "no"
+    assert qa.polarity("Eels live in rivers.", question) is None  # 1 of 3 key words < 75%
+    assert qa.is_correct("Most eels are predators [1].", ["Yes"], question) == 1.0
+    assert qa.is_correct("Most eels are not predators.", ["Yes"], question) == 0.0
+    assert qa.contains_gold("Pandas do not hibernate.", ["no"], "Do pandas hibernate?") == 1.0
+
+
+def test_a_yes_no_gold_with_more_words_scores_them_when_the_answer_says_neither():
+    gold = ["No, the Nauen plain stretches to the west of Berlin."]
+    question = "Is the Nauen plain north of Berlin?"  # key words nauen plain north berlin
+    answer = "It stretches to the west of Berlin."  # 1 of the question's 4 key words: says neither
+    assert qa.polarity(answer, question) is None
+    # the words after "No": nauen plain stretches west berlin -> present stretches, west, berlin = 3/5
+    assert qa.keyword_recall(answer, gold, question) == pytest.approx(0.6)
+    assert qa.keyword_recall("Yes, it is north of Berlin.", gold, question) == 0.0
+    assert qa.keyword_recall("It is.", ["Yes"], "Is it?") == 0.0  # a bare yes/no gold has nothing else
 
 
 def test_passage_contains_ignores_yes_no_golds():
@@ -81,6 +102,14 @@ def _prediction(answer, answered=True, cites=(1,), hits=("doc/a",), texts=("it h
             "citations": [{"number": n, "cited": True} for n in cites],
             "hits": [{"doc_id": d, "text": t} for d, t in zip(hits, texts)],
             "timings": {"retrieve": 0.1, "first_token": total / 2, "total": total}}
+
+
+def test_citation_text_is_not_measured_without_passage_text():
+    prediction = _prediction("Two [1].")
+    del prediction["hits"][0]["text"]
+    prediction["hits"][0]["snippet"] = "it has two airports"
+    row = score_question(GOLD[0], prediction)
+    assert row["citation_text"] is None and row["citation_doc"] == 1.0
 
 
 def test_score_question_reads_citations_and_abstention():

@@ -66,6 +66,18 @@ def test_predictions_from_stdin_and_old_ask_output_without_answered(cli, tmp_pat
     assert summary["exact_match"] == 1.0 and summary["abstain_unanswerable"] == 1.0
 
 
+def test_people_get_a_table(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")
+    gold = _write_jsonl(tmp_path / "gold.jsonl", GOLD)
+    preds = _write_jsonl(tmp_path / "answers.jsonl", _predictions(["two [1]", "Yes.", "Fleming"]))
+    result = cli("eval", "--qa", gold, "--predictions", preds, "--no-json")
+    assert result.code == 0, result.err
+    header, row = [line for line in result.out.splitlines() if ("┃" in line or "│" in line) and "─" not in line]
+    assert "correct" in header and "abstain unans." in header and "s/question" in header
+    assert row.split()[1:4] == ["answers", "│", "1.000"]  # config name, then correct
+    assert "2 answerable (1 yes/no) and 1 unanswerable questions" in result.out
+
+
 @pytest.mark.parametrize("line, reason", [
     ('{"question": "q2", "answers": "two"}', "list of non-empty strings"),
     ('{"answers": ["x"]}', '"question"'),

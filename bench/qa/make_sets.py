@@ -1,6 +1,6 @@
 """Build the fixed QA split and evaluation subsets from ../shared/data/qa-cmu-dev (issue 13).
 
-    python bench/qa/make_sets.py            # (re)writes bench/qa/split.json, eval-A.jsonl, eval-B.jsonl
+    python bench/qa/make_sets.py            # (re)writes bench/qa/split.json, eval-A/B.jsonl, quick-A/B.jsonl
     python bench/qa/make_sets.py --full DIR  # also every answerable question of each half: DIR/half-A.jsonl ...
     python bench/qa/make_sets.py --check    # only verifies unanswerable.jsonl against the articles
 
@@ -8,7 +8,10 @@ Split BY ARTICLE: the 30 article IDs sorted as strings, alternately to half A (t
 (report), so B's questions are about articles A never saw. Rows of one (article, question) are
 merged into one gold row with every annotator's answer. Each half's subset is its first
 SUBSET_ANSWERABLE questions in sha1(question) order, plus that half's hand-written unanswerable
-questions (bench/qa/unanswerable.jsonl, halves alternating in file order).
+questions (bench/qa/unanswerable.jsonl, halves alternating in file order). quick-HALF.jsonl is
+the first QUICK_ANSWERABLE answerable and QUICK_UNANSWERABLE unanswerable rows of eval-HALF.jsonl
+(nested in it): small enough for a run of both bundled models on a busy 2-core machine, where the
+default model took ~80 s a question at load 16.
 
 --check: every term in an unanswerable row's "absent" list must occur in no article (title or
 text, case-insensitive): the subject, or the phrasing an answer would need, is not there.
@@ -25,6 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1].parent / "shared" / "data" / "qa-cmu-dev"
 SUBSET_ANSWERABLE = 30
+QUICK_ANSWERABLE, QUICK_UNANSWERABLE = 10, 5
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -86,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     (HERE / "split.json").write_text(json.dumps({
         "source": "qa-cmu-dev (shared/data)", "method": "article IDs sorted as strings, alternately A, B",
         "subset": f"first {SUBSET_ANSWERABLE} questions per half by sha1(question), plus the half's unanswerable",
+        "quick": f"the first {QUICK_ANSWERABLE} answerable and {QUICK_UNANSWERABLE} unanswerable rows of the subset",
         **halves}, indent=1) + "\n", encoding="utf-8")
     rows = gold_rows(read_jsonl(args.data / "qa.jsonl"))
     for half, doc_ids in halves.items():
@@ -93,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         unans = [{"question": r["question"], "answers": [], "doc_id": None}
                  for r in unanswerable if r["half"] == half]
         write_jsonl(HERE / f"eval-{half}.jsonl", answerable[:SUBSET_ANSWERABLE] + unans)
+        write_jsonl(HERE / f"quick-{half}.jsonl", answerable[:QUICK_ANSWERABLE] + unans[:QUICK_UNANSWERABLE])
         if args.full:
             args.full.mkdir(parents=True, exist_ok=True)
             write_jsonl(args.full / f"half-{half}.jsonl", answerable + unans)

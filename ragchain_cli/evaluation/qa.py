@@ -12,9 +12,13 @@ Citation markers ("[2]") are taken out of the answer first (strip_citations).
 - keyword_recall: the share of the gold answer's key words present in the answer.
 - correct: keyword_recall >= 0.6 (issue 13's measure: at least 60% of the gold's key words).
 - yes/no gold answers (first word "yes" or "no", e.g. "Yes.", "No, there are no ants ..."): for
-  contains, keyword_recall and correct such a gold counts 1.0 when the answer's first word is the
-  same word, else 0.0. An answer that does not start with yes or no is read as neither (the
-  scorer does not guess a polarity from the wording).
+  contains, keyword_recall and correct such a gold counts 1.0 when the answer says the same word
+  and 0.0 when it says the other. The answer says "yes"/"no" when it starts with that word, or
+  (given the question) when it restates the question, holding at least 75% of the question's key
+  words: then with a negation ("not", "never", "doesn't", ...) it says "no", without one "yes"
+  ("Most eels are predators." to "Are most eels predators?"). An answer that does neither says
+  nothing; a gold with more than its yes/no ("Yes, most eels are predators.") is then scored on
+  the key words after the yes/no.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from collections.abc import Sequence
 CORRECT_RECALL = 0.6
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _POLAR = ("yes", "no")
+RESTATES = 0.75
+NEGATIONS = frozenset("not no never cannot cant dont doesnt didnt isnt arent wasnt werent wont neither nor none "
+                      "nothing hasnt havent hadnt shouldnt wouldnt couldnt".split())
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 STOP_WORDS = frozenset("""
 a an the and or but nor so of to in on at by for with from as into onto about over under between through during
@@ -82,22 +89,38 @@ def _f1(pred: list[str], gold: list[str]) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def polarity(text: str) -> str | None:
-    """"yes" or "no" when the text's first word is that word, else None."""
+def polarity(text: str, question: str = "") -> str | None:
+    """"yes" or "no" when the text starts with that word, or restates the question (then "no" when
+    it holds a negation); else None."""
     words = tokens(text)
-    return words[0] if words and words[0] in _POLAR else None
+    if words and words[0] in _POLAR:
+        return words[0]
+    asked = {_stem(w) for w in key_words(question)} - NEGATIONS
+    if not words or not asked or len(asked & {_stem(w) for w in words}) < RESTATES * len(asked):
+        return None
+    return "no" if NEGATIONS & set(words) else "yes"
 
 
-def contains_gold(answer: str, golds: Sequence[str]) -> float:
+def contains_gold(answer: str, golds: Sequence[str], question: str = "") -> float:
     """1.0 when a normalised gold answer occurs in the normalised answer, on word boundaries."""
-    return max((_contains(answer, g) for g in golds), default=0.0)
+    return max((_contains(answer, g, question) for g in golds), default=0.0)
 
 
-def _contains(answer: str, gold: str) -> float:
+def _contains(answer: str, gold: str, question: str) -> float:
     if polarity(gold):
-        return float(polarity(answer) == polarity(gold))
+        return _polar(answer, gold, question, lambda rest: _contains(answer, rest, question))
     needle = normalize(gold)
     return float(bool(needle) and f" {needle} " in f" {normalize(answer)} ")
+
+
+def _polar(answer: str, gold: str, question: str, on_rest) -> float:
+    """A yes/no gold: 1.0 for the same word, 0.0 for the other; when the answer says neither, the
+    gold's words after its yes/no (if any) scored by on_rest."""
+    said = polarity(answer, question)
+    if said is not None:
+        return float(said == polarity(gold))
+    rest = " ".join(tokens(gold)[1:])
+    return on_rest(rest) if rest else 0.0
 
 
 def key_words(text: str) -> list[str]:
@@ -113,24 +136,24 @@ def _stem(word: str) -> str:
     return word
 
 
-def keyword_recall(answer: str, golds: Sequence[str]) -> float:
+def keyword_recall(answer: str, golds: Sequence[str], question: str = "") -> float:
     """Share of a gold answer's key words present in the answer, best over the golds."""
     present = {_stem(t) for t in tokens(answer)}
-    return max((_recall(answer, g, present) for g in golds), default=0.0)
+    return max((_recall(answer, g, present, question) for g in golds), default=0.0)
 
 
-def _recall(answer: str, gold: str, present: set[str]) -> float:
+def _recall(answer: str, gold: str, present: set[str], question: str) -> float:
     if polarity(gold):
-        return float(polarity(answer) == polarity(gold))
+        return _polar(answer, gold, question, lambda rest: _recall(answer, rest, present, question))
     wanted = {_stem(w) for w in key_words(gold)} or {_stem(t) for t in tokens(gold)}
     if not wanted:
         return 0.0
     return len(wanted & present) / len(wanted)
 
 
-def is_correct(answer: str, golds: Sequence[str], threshold: float = CORRECT_RECALL) -> float:
+def is_correct(answer: str, golds: Sequence[str], question: str = "", threshold: float = CORRECT_RECALL) -> float:
     """1.0 when at least `threshold` of some gold answer's key words are in the answer."""
-    return float(keyword_recall(answer, golds) >= threshold)
+    return float(keyword_recall(answer, golds, question) >= threshold)
 
 
 def passage_contains(passage: str, golds: Sequence[str]) -> bool:

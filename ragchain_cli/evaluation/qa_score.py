@@ -6,7 +6,8 @@ Per question (None where a value does not apply):
 - abstained: 1.0 when the prediction's "answered" is false.
 - citation_doc: an answered, answerable question: 1.0 when a cited passage ("cited" true) comes
   from the gold doc_id (None without a gold doc_id). citation_text: 1.0 when a cited passage's text
-  contains a gold answer after normalisation (None when every gold is yes/no).
+  contains a gold answer after normalisation (None when every gold is yes/no, or when the hits
+  carry no "text", as ask's JSON before issue 13 did not: its 240-character snippets are no proof).
 - seconds_retrieve, seconds_first_token, seconds_total: the prediction's timings.
 Per configuration the means over the questions each applies to (citation support over the
 correct answers, and over all answered ones), medians for the seconds, and the paired
@@ -37,8 +38,9 @@ def score_question(gold: GoldQuestion, prediction: Mapping) -> dict[str, float |
     answers = gold.answers
     row.update({
         "exact_match": qa.exact_match(text, answers), "f1": qa.token_f1(text, answers),
-        "contains": qa.contains_gold(text, answers), "keyword_recall": qa.keyword_recall(text, answers),
-        "correct": qa.is_correct(text, answers),
+        "contains": qa.contains_gold(text, answers, gold.question),
+        "keyword_recall": qa.keyword_recall(text, answers, gold.question),
+        "correct": qa.is_correct(text, answers, gold.question),
     } if gold.answerable else dict.fromkeys(ANSWER_METRICS))
     row.update(_citation_support(gold, prediction) if gold.answerable and answered
                else {"citation_doc": None, "citation_text": None})
@@ -63,11 +65,10 @@ def cited_passages(prediction: Mapping) -> list[Mapping]:
 def _citation_support(gold: GoldQuestion, prediction: Mapping) -> dict[str, float | None]:
     passages = cited_passages(prediction)
     by_doc = None if gold.doc_id is None else float(any(p.get("doc_id") == gold.doc_id for p in passages))
-    if all(qa.polarity(a) for a in gold.answers):
-        by_text = None
-    else:  # the full passage when the payload carries it, else its snippet
-        by_text = float(any(qa.passage_contains(p.get("text") or p.get("snippet") or "", gold.answers)
-                            for p in passages))
+    if all(qa.polarity(a) for a in gold.answers) or any(not isinstance(p.get("text"), str) for p in passages):
+        by_text = None  # nothing to look for, or the payload lacks the passage text (ask before issue 13)
+    else:
+        by_text = float(any(qa.passage_contains(p["text"], gold.answers) for p in passages))
     return {"citation_doc": by_doc, "citation_text": by_text}
 
 
