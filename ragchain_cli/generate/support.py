@@ -79,7 +79,10 @@ class Support:
 def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
     """Numbers, names and rare words of the answer that the question does not already contain."""
     asked = stems_of(question)
-    words = [t for t in tokens(_MARKER.sub(" ", answer)) if is_content(t) and stem(t) not in asked]
+    found = tokens(_MARKER.sub(" ", answer))
+    if found and found[0][:1].isupper():  # a sentence's first word is capitalised whatever it is
+        found[0] = found[0].lower()
+    words = [t for t in found if is_content(t) and stem(t) not in asked]
     rare: set[str] = set()
     plain = [w.lower() for w in words if not (w[0].isdigit() or w[0].isupper())]
     if stats is not None and plain:

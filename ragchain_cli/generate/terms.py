@@ -18,7 +18,7 @@ _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE
 # Question and answer words that carry no subject of their own.
 FILLER = frozenset("""what which who whom whose when where why how many much long old tell name called call
     known also according passage passages text document documents say says said answer question kind type
-    one two use used""".split())
+    one two use used yes""".split())
 
 
 def tokens(text: str) -> list[str]:
