@@ -157,7 +157,7 @@ def generate_runs(index: Index, queries: dict[str, str], llm: str, cache: Path) 
     first = next(iter(queries.values()))
     record = {
         "total_s": time.perf_counter() - started, "hyde_s": pipeline.timings["hyde"],
-        "expand_s": pipeline.timings["expand"], "failures": pipeline.expander.failures,
+        "expand_s": pipeline.timings["expand"], "failures": len(pipeline.expander.failed),
         "example": {"query": first, "hyde": pipeline.retrievers["hyde"].passages(first)[0],
                     "expand": pipeline.expander.cache.get(first)},
         "runs": [{name: [[h.chunk_id, h.score] for h in hits] for name, hits in runs.items()} for runs in all_runs],

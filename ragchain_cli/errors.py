@@ -50,6 +50,12 @@ class IndexBusy(RagchainError):
     exit_code = 5
 
 
+class IngestInterrupted(RagchainError):
+    """Ctrl-C during an ingest: the message says what was kept."""
+
+    exit_code = 130
+
+
 class InconsistentIndex(RagchainError):
     """The stores disagree on chunk IDs (ragchain check)."""
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ragchain_cli.errors import LoaderError, ModelNotFound
+from ragchain_cli.errors import DependencyMissing, LoaderError, ModelNotFound
 from ragchain_cli.ingest.ocr import OcrMode, OcrWarning, _report_unreadable, get_backend, installed, recognize
 from ragchain_cli.ingest.ocr.deepdoctection import DeepdoctectionBackend
 from ragchain_cli.ingest.ocr.rapidocr import reading_order
@@ -180,8 +180,10 @@ def test_rapidocr_boxes_come_back_in_reading_order():
 
 
 def test_deepdoctection_layout_mode_without_weights_fails_clearly(tmp_path):
-    if not installed("deepdoctection"):
-        pytest.skip("deepdoctection is not installed")
+    try:
+        DeepdoctectionBackend.check()
+    except DependencyMissing as missing:  # the package, or the tesseract program it runs
+        pytest.skip(missing.message)
     with pytest.raises(ModelNotFound, match="needs a weights folder"):
         DeepdoctectionBackend.check(layout=True)
     with pytest.raises(ModelNotFound, match="lacks weights/Aryn/deformable-detr-DocLayNet/model.safetensors"):

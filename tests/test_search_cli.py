@@ -46,11 +46,12 @@ def test_bm25_never_fails_on_query_syntax(sample_index, cli, query):
 def test_stdin_queries_give_one_json_line_each(sample_index, cli, monkeypatch):
     import io
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO("Lugol\n\nferry timetable\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Lugol\n\nferry timetable\n  \n"))
     result = cli("search", "-", "--index", sample_index, "--retrievers", "bm25", "-k", "2")
-    lines = result.jsonl()
-    assert result.code == 0 and [line["query"] for line in lines] == ["Lugol", "ferry timetable"]
+    lines = result.jsonl()  # line N answers input line N: a blank line gets an empty result
+    assert result.code == 0 and [line["query"] for line in lines] == ["Lugol", "", "ferry timetable", ""]
     assert lines[0]["hits"][0]["page"] == 3
+    assert lines[1]["hits"] == [] and lines[3]["hits"] == [] and lines[2]["hits"]
 
 
 def test_filters_by_date_and_source(sample_index, cli):

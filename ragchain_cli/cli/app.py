@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gc
 import sys
+import traceback
 
 import typer
 
 from ..errors import RagchainError
 from . import ask, evaluate, ingest, models, search, status
-from .output import EXIT_CODES, error
+from .output import EXIT_CODES, error, shown
 
 app = typer.Typer(
     name="ragchain",
@@ -58,6 +59,11 @@ def run(argv: list[str] | None = None) -> int:
     except CLICK_ERROR as exc:  # usage errors: a bad option, a missing argument, ...
         exc.show()
         return exc.exit_code
+    except Exception as exc:  # a bug: the traceback says where, the hint what to do with it
+        traceback.print_exc()
+        error(f"unexpected {type(exc).__name__}: {shown(str(exc))}",
+              "this is a bug in ragchain; the traceback above shows where - please report it with the command")
+        return 1
     finally:
         gc.unfreeze()  # commands freeze what they loaded (common.settle); in-process callers get GC back
     return code if isinstance(code, int) else 0

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
+import shutil
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+from ..errors import UsageError
+from ..ingest.loaders import SUFFIXES
 from .common import ConfigOpt, IndexOpt, JsonOpt, settings_from
-from .output import Output, shown, stderr
+from .output import Output, shown, stderr, warn
 
 
 def ingest_command(
@@ -33,6 +38,7 @@ def ingest_command(
     from ..ingest.pipeline import IngestOptions, ingest
     from ..stores.index import Index
 
+    _require_paths(paths)
     settings = settings_from(config, index=index, embed_model=embed_model, chunk_size=chunk_size,
                              chunk_overlap=chunk_overlap, ocr=ocr)
     check_mode(OcrMode(settings.ocr, nougat={"model": nougat_model}))
@@ -40,27 +46,63 @@ def ingest_command(
     options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
                             chunk_overlap=settings.chunk_overlap, pdf_password=pdf_password, ocr=settings.ocr,
                             nougat_model=nougat_model, wait=wait)
+    fresh = not (Path(settings.index) / "docstore.sqlite").exists()
     store = Index(Path(settings.index), create=True)
     try:
         report = _run(store, paths, options, ingest)
+        empty = fresh and "embed_model" not in store.manifest()
     finally:
         store.close()
+    if empty:  # nothing was written into a new index: leave none behind (status would call it broken)
+        _remove_new_index(Path(settings.index))
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     out.data(payload, lambda console: _render(console, payload))
-    _report_skipped(report.skipped)
+    _report_problems(report)
+    _report_nothing(report, paths, empty)
     if report.skipped:
         raise typer.Exit(3)
+
+
+def _report_nothing(report, paths: list[Path], no_index: bool) -> None:
+    """Say so when there was nothing to ingest, or nothing could be: a silent exit looks like success."""
+    if report.files_seen == 0 and not report.files_removed:
+        stderr.print(f"nothing to ingest: no supported files found in {shown(', '.join(map(str, paths)))} "
+                     f"(supported: {', '.join(sorted(SUFFIXES))})" + ("; no index was created" if no_index else ""))
+    elif no_index:
+        stderr.print("no file could be ingested (each is listed above with its reason); no index was created")
+
+
+def _require_paths(paths: list[Path]) -> None:
+    """A path that does not exist at all is a typing mistake, not a file to skip (a dangling link is)."""
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}", "check the path(s) given to ingest")
+
+
+def _remove_new_index(root: Path) -> None:
+    """Remove what this ingest made in a new index folder, and the folder when nothing else is in it."""
+    for name in ("docstore.sqlite", "docstore.sqlite-wal", "docstore.sqlite-shm", "ingest.lock"):
+        (root / name).unlink(missing_ok=True)
+    for folder in (root / "lexical", root / "vectors"):
+        shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        root.rmdir()
 
 
 SHOWN_SKIPPED = 50
 
 
-def _report_skipped(skipped) -> None:
-    """Each skipped file on stderr, up to SHOWN_SKIPPED; then one count per reason (the JSON lists all)."""
+def _report_problems(report) -> None:
+    """Warnings, then each skipped file on stderr, up to SHOWN_SKIPPED; then one count per reason
+    (the JSON lists all)."""
     from collections import Counter
 
+    for item in report.warnings:
+        warn(f"{shown(item.path)}: {shown(item.reason)}")
+    skipped = report.skipped
     for item in skipped[:SHOWN_SKIPPED]:
-        stderr.print(f"[yellow]skipped[/] {shown(item.path)}: {shown(item.reason)}")
+        kept = " (its last good version stays in the index)" if item.kept_previous else ""
+        stderr.print(f"[yellow]skipped[/] {shown(item.path)}: {shown(item.reason)}{kept}")
     rest = Counter(item.reason for item in skipped[SHOWN_SKIPPED:])
     if rest:
         reasons = "; ".join(f"{n} {shown(reason)}" for reason, n in rest.most_common(5))

@@ -12,7 +12,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
 from ..retrieve.payload import hit_payload
-from .output import Output, shown
+from .output import Output, shown, warn
 
 BATCH = 64
 
@@ -44,8 +44,7 @@ def search_command(
         if query == "-":
             _stdin(pipeline, out)
         else:
-            hits = pipeline.search(query)
-            payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
+            payload = result_payload(pipeline, query, pipeline.search(query))
             out.data(payload, lambda console: render(console, payload))
     finally:
         store.close()
@@ -60,12 +59,25 @@ def stdin_lines() -> list[str]:
 
 
 def _stdin(pipeline, out: Output) -> None:
+    """One output line per input line, so `paste` and `jq` line them up: a blank line gets an
+    empty result. The newline that ends the last line starts no further query."""
     queries = [line.strip() for line in stdin_lines()]
-    queries = [q for q in queries if q]
+    if queries and not queries[-1]:
+        queries.pop()
     for start in range(0, len(queries), BATCH):
         batch = queries[start : start + BATCH]
         for query, hits in zip(batch, pipeline.search_many(batch)):
-            out.line({"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]})
+            out.line(result_payload(pipeline, query, hits))
+
+
+def result_payload(pipeline, query: str, hits) -> dict:
+    """One query's result; a failed --expand is said on stderr and in the JSON (`expansion_error`)."""
+    payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
+    failure = pipeline.expansion_error(query)
+    if failure:
+        payload["expansion_error"] = failure
+        warn(f"query expansion failed for {shown(query[:80])}: {shown(failure)} (searched the query as written)")
+    return payload
 
 
 def render(console, payload: dict) -> None:

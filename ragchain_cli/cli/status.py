@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .common import ConfigOpt, IndexOpt, JsonOpt, open_index, settings_from
-from .output import Output
+from .output import Output, shown
 
 
 def _payload(store) -> dict:
@@ -20,6 +20,8 @@ def _payload(store) -> dict:
         "differences": {k: v[:20] for k, v in differences.items()},
         "difference_counts": {k: len(v) for k, v in differences.items()},
         "manifest": store.manifest(),
+        # files whose current version failed to load: the index serves their last good version
+        "stale_files": [{"path": path, "reason": reason} for path, reason in store.docstore.stale_files().items()],
     }
 
 
@@ -58,6 +60,8 @@ def _render(console, payload: dict) -> None:
                   f"pending {payload['pending']}")
     state = "[green]consistent[/]" if payload["consistent"] else "[red]stores disagree[/]"
     console.print(f"  {state}")
+    for item in payload["stale_files"]:
+        console.print(f"  [yellow]stale[/] {shown(item['path'])}: {shown(item['reason'])} (last good version kept)")
     manifest = payload["manifest"]
     if manifest:
         console.print("  built with " + ", ".join(f"{k}={v}" for k, v in sorted(manifest.items())))

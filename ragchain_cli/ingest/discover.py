@@ -27,6 +27,20 @@ class Unreadable:
     reason: str
 
 
+def absolute(path: Path | str) -> Path:
+    """A given path made absolute without resolving symbolic links: files found below it are stored
+    under it (`link/b.txt` stays `link/b.txt`), and removals are looked for under the same form."""
+    return Path(os.path.abspath(path))
+
+
+@dataclass(frozen=True)
+class IgnoreProblem:
+    """A .ragchainignore (or one of its lines) that cannot be applied as written."""
+
+    path: str
+    reason: str
+
+
 def doc_id_for(path: Path, root: Path, cwd: Path | None = None) -> str:
     """Relative to the working directory when the file is below it, else to the root's parent."""
     for base in (cwd or Path.cwd().resolve(), root.parent):
@@ -37,12 +51,12 @@ def doc_id_for(path: Path, root: Path, cwd: Path | None = None) -> str:
     return path.as_posix()
 
 
-def discover(paths: list[Path]) -> Iterator[Found | Unreadable]:
+def discover(paths: list[Path]) -> Iterator[Found | Unreadable | IgnoreProblem]:
     """Files with a known loader below each path, in a stable order, each real file once."""
     seen: set[tuple[int, int]] = set()
     cwd = Path.cwd().resolve()
     for given in paths:
-        root = Path(os.path.abspath(given))
+        root = absolute(given)
         if not root.exists():
             yield Unreadable(str(given), "no such file or directory")
         elif root.is_dir():
@@ -53,10 +67,11 @@ def discover(paths: list[Path]) -> Iterator[Found | Unreadable]:
             yield from _once(root, root, seen, cwd)
 
 
-def _walk(root: Path, seen: set, cwd: Path) -> Iterator[Found | Unreadable]:
+def _walk(root: Path, seen: set, cwd: Path) -> Iterator[Found | Unreadable | IgnoreProblem]:
     errors: list[OSError] = []
     for current, dirs, files in os.walk(root, onerror=errors.append, followlinks=False):
-        ignored = _ignore_patterns(Path(current))
+        ignored, problems = ignore_patterns(Path(current))
+        yield from problems
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".") and not _match(d, ignored))
         for name in sorted(files):
             path = Path(current) / name
@@ -67,13 +82,38 @@ def _walk(root: Path, seen: set, cwd: Path) -> Iterator[Found | Unreadable]:
         yield Unreadable(str(error.filename), error.strerror or str(error))
 
 
-def _ignore_patterns(folder: Path) -> list[str]:
-    """Glob patterns from the folder's .ragchainignore (one a line, # comments), for its own entries."""
+def ignore_patterns(folder: Path) -> tuple[list[str], list[IgnoreProblem]]:
+    """Glob patterns from the folder's .ragchainignore (one a line, # comments), matched against
+    the names of its own entries (a trailing / is allowed), and what is wrong with the file: an
+    unreadable or non-UTF-8 file applies no pattern, a line it cannot honour is left out."""
+    path = folder / IGNORE_FILE
     try:
-        lines = (folder / IGNORE_FILE).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return [], []
+    except OSError as exc:
+        return [], [IgnoreProblem(str(path), f"cannot read it ({exc.strerror or exc}); no pattern applied")]
+    except UnicodeDecodeError:
+        return [], [IgnoreProblem(str(path), "not UTF-8 text; no pattern applied")]
+    patterns, problems = [], []
+    for number, line in enumerate(lines, start=1):
+        pattern = line.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        reason = _unsupported(pattern.rstrip("/"))
+        if reason:
+            problems.append(IgnoreProblem(f"{path}:{number}", f"{pattern!r} ignored: {reason}"))
+        else:
+            patterns.append(pattern.rstrip("/"))
+    return patterns, problems
+
+
+def _unsupported(pattern: str) -> str:
+    if pattern.startswith("!"):
+        return "negation (!) is not supported"
+    if "/" in pattern or "\x00" in pattern:
+        return "patterns match file and folder names, not paths (put a .ragchainignore in that folder)"
+    return "" if pattern else "an empty pattern"
 
 
 def _match(name: str, patterns: list[str]) -> bool:

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import LoaderError
+from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
-from ..stores.embedders import load_embedder, tokenizer_file
+from ..stores.embedders import load_embedder, model_reference, tokenizer_file
 from ..stores.index import Index
 from ..types import Chunk, Document
 from .chunking import Chunker, ChunkSettings
-from .discover import Found, Unreadable, discover
+from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
 from .loaders import LoadOptions, iter_load
 from .writer import BatchWriter
 
@@ -29,6 +29,7 @@ NOTE_EVERY = 100  # documents between progress notes inside one file
 class Skipped:
     path: str
     reason: str
+    kept_previous: bool = False  # the index still serves the file's last good version
 
 
 @dataclass
@@ -44,6 +45,7 @@ class IngestReport:
     vectors_reused: int = 0
     replayed: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    warnings: list[Skipped] = field(default_factory=list)  # e.g. a .ragchainignore line not applied
     seconds: float = 0.0
 
 
@@ -70,34 +72,66 @@ def file_hash(path: Path) -> str:
 def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Progress | None = None) -> IngestReport:
     report = IngestReport()
     started = time.perf_counter()
+    options = dataclasses.replace(options, embed_model=model_reference(options.embed_model))
     index.require({"embed_model": options.embed_model, "chunk_size": str(options.chunk_size),
                    "chunk_overlap": str(options.chunk_overlap)})
     with index.write_lock(wait=options.wait):
         report.replayed = index.replay()
-        found = _collect(paths, report)
-        gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
-        writer = BatchWriter(index, lambda: _bind(index, options), options.batch_chunks)
-        writer.remove_files(gone)
-        report.files_removed = len(gone)
-        chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
-        for done, item in enumerate(found, start=1):
-            note = _file_progress(progress, done, len(found), str(item.path))
-            _ingest_file(index, writer, chunker, item, options, report, note)
-        writer.flush()
-        report.chunks_added, report.chunks_removed = writer.added, writer.removed
-        report.vectors_reused = writer.reused
-        if writer.added or gone:
-            writer.optimize()
+        notes = _Notes(progress)
+        writer = BatchWriter(index, lambda: _bind(index, options), options.batch_chunks, notes.embedded)
+        try:
+            found = _collect(paths, report)
+            notes.total = len(found)
+            _write_all(index, writer, found, paths, options, report, notes)
+        except KeyboardInterrupt:
+            raise _interrupted(writer, report) from None
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 
 
-def _file_progress(progress: Progress | None, done: int, total: int, path: str) -> Callable[[int], None] | None:
-    """Report the file now; the returned note(n) reports n documents read inside it."""
-    if progress is None:
-        return None
-    progress(done, total, path)
-    return lambda documents: progress(done, total, f"{path} ({documents:,} documents)")
+def _write_all(index, writer, found: list[Found], paths, options, report: IngestReport, notes) -> None:
+    gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
+    writer.remove_files(gone)
+    report.files_removed = len(gone)
+    chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
+    for done, item in enumerate(found, start=1):
+        notes.file(done, str(item.path))
+        _ingest_file(index, writer, chunker, item, options, report, notes.documents if notes.progress else None)
+    writer.flush()
+    report.chunks_added, report.chunks_removed = writer.added, writer.removed
+    report.vectors_reused = writer.reused
+    if writer.added or gone:
+        writer.optimize()
+
+
+def _interrupted(writer, report: IngestReport) -> IngestInterrupted:
+    kept = writer.files_written + report.files_unchanged
+    return IngestInterrupted(
+        f"ingest interrupted: {kept} file(s) are complete in the index ({writer.files_written} written in this "
+        f"run, {report.files_unchanged} unchanged); files not finished keep their previous version, if any",
+        "run the same `ragchain ingest` again: it resumes, skipping the files that are complete")
+
+
+class _Notes:
+    """Progress for people: the file being read, documents read inside it, chunks embedded so far."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress, self.total = progress, 0
+        self.done, self.path = 0, ""
+
+    def file(self, done: int, path: str) -> None:
+        self.done, self.path = done, path
+        self._send(path)
+
+    def documents(self, documents: int) -> None:
+        self._send(f"{self.path} ({documents:,} documents)")
+
+    def embedded(self, chunks: int) -> None:
+        self._send(f"{self.path} ({chunks:,} chunks embedded)")
+
+    def _send(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total, text)
 
 
 def _bind(index: Index, options: IngestOptions):
@@ -111,6 +145,8 @@ def _collect(paths: list[Path], report: IngestReport) -> list[Found]:
     for item in discover(paths):
         if isinstance(item, Unreadable):
             report.skipped.append(Skipped(storable(item.path), item.reason))
+        elif isinstance(item, IgnoreProblem):
+            report.warnings.append(Skipped(storable(item.path), item.reason))
         else:
             found.append(item)
     report.files_seen = len(found)
@@ -118,8 +154,9 @@ def _collect(paths: list[Path], report: IngestReport) -> list[Found]:
 
 
 def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]:
-    """Recorded files below the ingested paths that are no longer there."""
-    roots = [str(Path(p).resolve()) for p in paths]
+    """Recorded files below the ingested paths that are no longer there (roots in the form the
+    files were stored under: absolute, symbolic links kept)."""
+    roots = [str(absolute(p)) for p in paths]
     below = [p for p in docstore.file_paths() if any(p == r or p.startswith(r.rstrip("/") + "/") for r in roots)]
     return [p for p in below if p not in present and not Path(p).exists()]
 
@@ -134,8 +171,10 @@ def _ingest_file(index, writer, chunker, item: Found, options, report: IngestRep
         counts = _stream_file(index, writer, chunker, item, options, fresh, note)
     except (LoaderError, OSError) as exc:
         reason = exc.message if isinstance(exc, LoaderError) else exc.strerror or str(exc)
-        writer.abandon(key)
-        report.skipped.append(Skipped(key, reason))
+        kept = writer.abandon(key)
+        if kept:
+            index.docstore.mark_stale(key, reason)
+        report.skipped.append(Skipped(key, reason, kept_previous=kept))
         return
     report.files_ingested += 1
     report.documents += counts[0]

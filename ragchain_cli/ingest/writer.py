@@ -11,6 +11,10 @@ crash therefore still has its old record, and the next ingest redoes it.
 A re-ingested file keeps the stored vectors of the chunks it still has (same chunk ID: same
 document, position and text) and embeds only the rest; the old vectors are read before the batch
 that replaces them is written, so this holds in every batch of a large file too.
+
+A file whose new version fails to load keeps what the index holds of it (its last good version)
+and its old record, so the next ingest tries it again. Chunks are embedded EMBED_STEP at a time,
+each step reported to `on_embedded(total so far)`, so progress moves inside a large batch.
 """
 
 from __future__ import annotations
@@ -23,10 +27,16 @@ from ..stores.docstore import DocStore, FileRecord
 from ..stores.index import Index
 from ..types import Chunk, Document
 
+EMBED_STEP = 128
+
 
 class BatchWriter:
-    def __init__(self, index: Index, get_embedder: Callable, batch_chunks: int = 1024) -> None:
+    def __init__(self, index: Index, get_embedder: Callable, batch_chunks: int = 1024,
+                 on_embedded: Callable[[int], None] | None = None) -> None:
         self.index = index
+        self.on_embedded = on_embedded
+        self.embedded = 0  # chunks embedded in this run
+        self.files_written = 0  # files whose last batch (and record) is committed
         self._get_embedder = get_embedder
         self._embedder = None
         self.batch_chunks = batch_chunks
@@ -58,15 +68,21 @@ class BatchWriter:
         """The file's documents are all queued: its record goes out with them."""
         self.done[record.path] = record
 
-    def abandon(self, path: str) -> None:
-        """Forget a file that failed part way: drop its queued documents and any batch written."""
+    def abandon(self, path: str) -> bool:
+        """Forget a file that failed part way: drop its queued documents. A file the index held
+        before keeps what is stored of it and its old record; a new file's written batches go.
+        Return whether the index still holds a version of the file."""
         self.items = [item for item in self.items if item[0] != path]
         self._pending = sum(len(c) for _, _, c in self.items)
         self._owners = {d: p for d, p in self._owners.items() if p != path}
         self.done.pop(path, None)
         self._written.pop(path, None)
-        if path in self.started:
+        previous = self._previous.get(path)
+        if previous is None:
+            previous = self.index.docstore.holds_file(path)
+        if path in self.started and not previous:
             self.remove_files([path])
+        return previous
 
     def flush(self) -> int:
         """Write the queued documents and finished files; return how many old chunks they replaced."""
@@ -88,6 +104,7 @@ class BatchWriter:
             ops += [("add", c.chunk_id, np.ascontiguousarray(v, np.float32).tobytes()) for c, v in zip(chunks, vectors)]
             DocStore.journal(tx, ops)
         self.index.replay()
+        self.files_written += len(self.done)
         self.added += len(chunks)
         self.removed += len(removed)
         self.started.update(paths)
@@ -103,12 +120,19 @@ class BatchWriter:
         self.reused += len(chunks) - len(fresh)
         return [stored[c.chunk_id] if c.chunk_id in stored else next(embedded) for c in chunks]
 
-    def _embed(self, chunks: list[Chunk]):
+    def _embed(self, chunks: list[Chunk]) -> list[np.ndarray]:
         if not chunks:
             return []
         if self._embedder is None:
             self._embedder = self._get_embedder()
-        return self._embedder.embed([c.index_text() for c in chunks])
+        vectors: list[np.ndarray] = []
+        for start in range(0, len(chunks), EMBED_STEP):
+            step = chunks[start : start + EMBED_STEP]
+            vectors.extend(self._embedder.embed([c.index_text() for c in step]))
+            self.embedded += len(step)
+            if self.on_embedded is not None:
+                self.on_embedded(self.embedded)
+        return vectors
 
     def remove_files(self, paths: list[str]) -> int:
         if not paths:

@@ -11,7 +11,7 @@ bench/query_ext_bench.py: smollm2 -0.043 with equal weights, -0.010 at 0.2, on 1
 
 Generation is sequential (one llama.cpp context); retrieval of a query's generated queries
 runs in a thread pool while the LLM writes the next query's expansion. A reply that is not
-usable JSON leaves that query unexpanded and is counted in `failures`.
+usable JSON leaves that query unexpanded; `failed` keeps why (query -> reason) for the caller to show.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class QueryExpander:
         self.generated_weight = float(generated_weight)
         self.workers = max(1, int(workers))
         self.cache: dict[str, dict[str, str]] = {}
-        self.failures = 0
+        self.failed: dict[str, str] = {}  # query -> why its expansion could not be used
 
     def ask(self, query: str) -> dict:
         """The model's JSON reply for `query` (raises GenerationError when it is unusable)."""
@@ -89,8 +89,8 @@ class QueryExpander:
         if query not in self.cache:
             try:
                 reply = self.ask(query)
-            except GenerationError:
-                self.failures += 1
+            except GenerationError as exc:
+                self.failed[query] = exc.message
                 reply = {}
             self.cache[query] = generated_queries(reply, query)
         return self.cache[query]

@@ -103,6 +103,10 @@ class SearchPipeline:
         finally:
             self.timings[stage] += time.perf_counter() - started
 
+    def expansion_error(self, query: str) -> str:
+        """Why the LLM expansion of `query` could not be used ('' when it was, or --expand is off)."""
+        return self.expander.failed.get(query, "") if self.expander is not None else ""
+
     def search(self, query: str) -> list[Hit]:
         return self.search_many([query])[0]
 

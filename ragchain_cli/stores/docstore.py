@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     chunk_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, ordinal INTEGER NOT NULL, text TEXT NOT NULL,
     page INTEGER, section TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, ocr TEXT);
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+CREATE TABLE IF NOT EXISTS stale (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pending (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT NOT NULL, chunk_id TEXT NOT NULL, vector BLOB);
 """
@@ -96,7 +97,16 @@ class DocStore:
 
     def touch_file(self, record: FileRecord) -> None:
         with self.transaction() as tx:
-            tx.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", _record_row(record))
+            DocStore.put_file(tx, record)
+
+    def mark_stale(self, path: str, reason: str) -> None:
+        """The file's new version failed to load: what the index holds of it is its last good version."""
+        with self.transaction() as tx:
+            tx.execute("INSERT OR REPLACE INTO stale VALUES (?, ?)", (path, reason))
+
+    def stale_files(self) -> dict[str, str]:
+        """path -> why its current version could not be ingested (the index serves an older one)."""
+        return dict(self.conn.execute("SELECT path, reason FROM stale ORDER BY path"))
 
     def holds_file(self, path: str) -> bool:
         """Whether any document of this file is stored (a complete file, or part of one)."""
@@ -123,6 +133,7 @@ class DocStore:
             )
             tx.execute("DELETE FROM documents WHERE file_path = ?", (path,))
             tx.execute("DELETE FROM files WHERE path = ?", (path,))
+            tx.execute("DELETE FROM stale WHERE path = ?", (path,))
         return removed
 
     @staticmethod
@@ -169,6 +180,7 @@ class DocStore:
     @staticmethod
     def put_file(tx: sqlite3.Connection, record: FileRecord) -> None:
         tx.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", _record_row(record))
+        tx.execute("DELETE FROM stale WHERE path = ?", (record.path,))
 
     @staticmethod
     def journal(tx: sqlite3.Connection, ops: Iterable[tuple[str, str, bytes | None]]) -> None:

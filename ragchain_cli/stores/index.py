@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..errors import IndexBusy, IndexMismatch, IndexNotFound
+from ..errors import IndexBusy, IndexMismatch, IndexNotFound, UsageError
 from .docstore import DocStore
 from .lexical import TOKENIZER, LexicalIndex
 
@@ -46,10 +46,17 @@ class StoreCheck:
 class Index:
     def __init__(self, root: Path, create: bool = False) -> None:
         self.root = Path(root)
+        if self.root.exists() and not self.root.is_dir():
+            raise UsageError(f"the index {self.root} is a file, not a folder",
+                             "pass --index with a folder (a new one is created), or remove that file")
         db = self.root / "docstore.sqlite"
         if not db.is_file() and not create:
             raise IndexNotFound(f"no index at {self.root}", "run `ragchain ingest PATH` first, or pass --index DIR")
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file where a parent folder should be, no permission, ...
+            raise UsageError(f"cannot create the index folder {self.root}: {exc.strerror or exc}",
+                             "pass --index with a folder you can write to") from None
         self.docstore = DocStore(db)
         self._lexical: LexicalIndex | None = None
         self._vectors = None

@@ -1,11 +1,14 @@
 """Loaders, one per file type, chosen by suffix and checked against the content.
 
 A loader turns one file into one or more Documents; it raises LoaderError (with the reason)
-for a file it cannot read, and the ingest reports it and goes on.
+for a file it cannot read, and the ingest reports it and goes on. The errors a parser raises on
+hostile content (FILE_ERRORS) become such a skip too; any other exception is a bug in ragchain
+and stops the ingest with a traceback.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +24,11 @@ LOADERS.register("html", "ragchain_cli.ingest.loaders.html:load_html", "HTML thr
 LOADERS.register("pdf", "ragchain_cli.ingest.loaders.pdf:load_pdf", "PDF through PyMuPDF, page by page")
 LOADERS.register("jsonl", "ragchain_cli.ingest.loaders.jsonl:load_jsonl", "BEIR JSONL corpus, one document a line")
 LOADERS.register("image", "ragchain_cli.ingest.loaders.image:load_image", "PNG, JPEG, TIFF through OCR")
+
+# What parsers raise on bad content: malformed values (ValueError, UnicodeError, JSON), nesting too
+# deep (RecursionError), damaged streams (OSError, EOFError, zlib.error), PyMuPDF's RuntimeErrors,
+# a file too big to hold (MemoryError), numbers out of range (OverflowError).
+FILE_ERRORS = (ValueError, RecursionError, RuntimeError, OSError, EOFError, zlib.error, MemoryError, OverflowError)
 
 SUFFIXES = {
     ".txt": "text", ".text": "text", ".rst": "text",
@@ -72,7 +80,7 @@ def iter_load(path: Path, doc_id: str, options: LoadOptions) -> Iterator[Documen
         yield from loader(path, doc_id, options)
     except RagchainError:
         raise
-    except Exception as exc:  # one hostile file (JSON nested 100k deep, an int of 5000 digits ...) is a skip
+    except FILE_ERRORS as exc:  # one hostile file (JSON nested 100k deep, an int of 5000 digits ...) is a skip
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
         raise LoaderError(f"cannot load ({reason[:200]})") from None
 

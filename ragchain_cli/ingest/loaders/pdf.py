@@ -4,6 +4,7 @@ from the document metadata. Encrypted files open with --pdf-password or are repo
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from ...types import Block, Document
 
 PDF_DATE = re.compile(r"D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?")
 MAX_PAGES = 20_000
+RTL_SCRIPT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")  # Hebrew, Arabic, Syriac, Thaana, ...
+PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefc]+")  # Arabic presentation forms A and B
 
 
 def pdf_date(value: str | None) -> str | None:
@@ -49,13 +52,24 @@ def paints_marks(page) -> bool:
                for kind, _rect in page.get_bboxlog())
 
 
+def page_text(page) -> str:
+    """The page's text layer in reading order. sort=True orders the blocks of a left-to-right page
+    by position, but lays a right-to-left line out in visual order (its words reversed), so a page
+    with Hebrew or Arabic script is taken in content-stream order, which is the logical order.
+    Arabic presentation forms (the shaped glyphs many PDFs map to) become the letters they show."""
+    text = page.get_text("text", sort=True)
+    if RTL_SCRIPT.search(text):
+        text = PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group()), page.get_text("text"))
+    return text.strip()
+
+
 def page_blocks(doc, options) -> list[Block]:
     from ..ocr import ocr_page_text
 
     blocks = []
     for number in range(min(doc.page_count, MAX_PAGES)):
         page = doc.load_page(number)
-        text = page.get_text("text", sort=True).strip()
+        text = page_text(page)
         backend = None
         if len(text) < 20 and options.ocr != "off" and paints_marks(page):
             text, backend = ocr_page_text(page, text, options.ocr)

@@ -3,7 +3,7 @@
 A backend has one main method, `recognize(page) -> str`, where `page` is a PyMuPDF page: a PDF
 page, or an image wrapped in a one-page PDF. Each backend class also has `check(**options)`, a
 cheap test that raises DependencyMissing or ModelNotFound (with the install step) when it cannot
-run here. Backends register by name; `auto` takes the first installed one in PREFERENCE.
+run here. Every backend gets the page upright (orientation.py: Tesseract's OSD). Backends register by name; `auto` takes the first installed one in PREFERENCE.
 Importing this package imports no OCR engine: each backend imports its own inside its methods.
 """
 
@@ -110,7 +110,10 @@ def recognize(page: Any, mode: str) -> tuple[str, str | None]:
     name = resolve(mode)
     if name is None:
         return "", None
-    text = clean(get_backend(name, **options_for(mode, name)).recognize(page))
+    from .orientation import upright
+
+    with upright(page):  # a scan turned by 90/180/270 degrees is read upright
+        text = clean(get_backend(name, **options_for(mode, name)).recognize(page))
     return text, (name if text else None)
 
 
