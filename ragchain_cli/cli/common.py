@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..config import Settings, load_settings, parse_weights
+from ..config import Settings, load_settings
 from ..errors import UsageError
 
 IndexOpt = Annotated[Optional[Path], typer.Option("--index", help="Index folder [env RAGCHAIN_INDEX; default ./.ragchain]")]
@@ -49,26 +49,9 @@ def open_index(settings: Settings):
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,
                    recency_weight: float = 0.3, documents: bool = False):
-    from ..retrieve.pipeline import SearchOptions
-    from ..timeaware import parse_bound, parse_duration
+    from ..retrieve.pipeline import options_from_settings
 
-    weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
-    reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
-    if settings.reranker_model:
-        reranker_options["model"] = settings.reranker_model
-    if settings.rerank_instruction:
-        reranker_options["instruction"] = settings.rerank_instruction
-    if not 0.0 <= recency_weight <= 1.0:
-        raise UsageError("--recency-weight must be between 0 and 1")
-    return SearchOptions(
-        retrievers=settings.retriever_names(), fusion=settings.fusion, rrf_k=settings.rrf_k, norm=settings.norm,
-        weights=weights, depth=settings.depth, k=settings.k,
-        since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
-        source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
-        documents=documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
-        reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
-        retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
-    )
+    return options_from_settings(settings, since, until, source, recency, recency_weight, documents)
 
 
 def require_text(query: str, what: str = "query") -> str:

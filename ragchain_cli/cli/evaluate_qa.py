@@ -19,33 +19,10 @@ SHOWN = [("correct", "correct"), ("f1", "F1"), ("exact_match", "EM"), ("contains
 
 
 def ask_payloads(settings, questions: list[str]) -> Iterator[dict]:
-    """THE one adapter from `eval --qa` to the ask workflow: one `ask --json` payload per question.
+    """THE one adapter from `eval --qa` to the ask workflow: one `ask --json` payload per question."""
+    from ..generate.workflow import ask_payloads as workflow
 
-    Uses generate/workflow.py's ask_payloads (issue 13's ask) when it exists, else today's cli/ask.py
-    code path with its defaults; rewire here and nowhere else."""
-    try:
-        from ..generate.workflow import ask_payloads as workflow
-    except ModuleNotFoundError as exc:
-        if exc.name != "ragchain_cli.generate.workflow":
-            raise
-        return _current_ask(settings, questions)
     return workflow(settings, questions)
-
-
-def _current_ask(settings, questions: list[str]) -> Iterator[dict]:
-    from ..retrieve.pipeline import SearchPipeline
-    from . import ask
-    from .common import open_index, search_options, settle
-
-    store = open_index(settings)
-    try:
-        pipeline = SearchPipeline(store, search_options(settings))
-        model = ask._load_llm(settings)
-        settle(pipeline)
-        for question in questions:
-            yield ask._answer(pipeline, model, question, (256, 1536), ask.MIN_SIMILARITY, stream=False)
-    finally:
-        store.close()
 
 
 def qa_command(gold_path: Path, predictions: list[str] | None, settings: list[tuple[str, object]],

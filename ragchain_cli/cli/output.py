@@ -38,6 +38,10 @@ class Output:
         else:
             human(self.console)
 
+    def stream(self, piece: str) -> None:
+        """A piece of a streamed answer, on stdout as it arrives (human mode only)."""
+        _write(piece)
+
     def line(self, payload: Any) -> None:
         """One JSONL record (stdin modes stream one line per input)."""
         _write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
@@ -63,6 +67,12 @@ def shown(text: str) -> str:
     from rich.markup import escape
 
     return escape("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
+
+
+def progress(message: str) -> None:
+    """A progress note for a person watching a terminal ("reading 4 passages ..."); silent in pipelines."""
+    if stderr.is_terminal:
+        stderr.print(f"[dim]{shown(message)}[/]")
 
 
 def warn(message: str) -> None:

@@ -11,20 +11,10 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
+from ..retrieve.payload import hit_payload
 from .output import Output, shown, warn
 
 BATCH = 64
-
-
-def hit_payload(rank: int, hit) -> dict:
-    chunk = hit.chunk
-    return {
-        "rank": rank, "score": round(hit.score, 6), "chunk_id": hit.chunk_id, "doc_id": hit.doc_id,
-        "source": chunk.source, "page": chunk.page, "section": chunk.section, "title": chunk.title,
-        "date": chunk.date, "ocr": chunk.ocr,
-        "explain": {name: {"rank": r, "score": round(s, 6)} for name, (r, s) in hit.explain.items()},
-        "snippet": " ".join(chunk.text.split())[:240],
-    }
 
 
 def search_command(

@@ -173,6 +173,33 @@ class LocalLLM:
                 on_token(piece)
         return "".join(pieces)
 
+    def choice_logprobs(self, messages: list[dict], choices: list[str]) -> dict[str, float]:
+        """Log-probability that the reply's first token starts each choice ("yes", "no"), any case.
+
+        One forward step after the prompt: llama.cpp keeps the evaluated tokens, and the next
+        chat() whose prompt shares this one's beginning reads only the part after it."""
+        import numpy as np
+
+        seen: list[np.ndarray] = []
+
+        def record(_input_ids, scores):
+            seen.append(np.array(scores, dtype=np.float64))
+            return scores
+
+        cpp = _import_llama_cpp()
+        self._complete(messages, 1, temperature=0.0, logits_processor=cpp.LogitsProcessorList([record]))
+        if not seen:
+            raise GenerationError("llama.cpp returned no logits for the judgement", "use another model")
+        row = seen[0]
+        top = row.max()
+        logprobs = row - top - np.log(np.exp(row - top).sum())
+        return {choice: float(np.logaddexp.reduce([logprobs[t] for t in self._first_tokens(choice)]))
+                for choice in choices}
+
+    def _first_tokens(self, word: str) -> set[int]:
+        variants = {word, word.capitalize(), word.upper(), " " + word, " " + word.capitalize()}
+        return {self._llama.tokenize(v.encode("utf-8"), add_bos=False, special=False)[0] for v in variants}
+
     def chat_json(self, messages: list[dict], schema: dict, max_tokens: int) -> dict:
         """A reply constrained by a JSON-schema grammar, parsed into a dict."""
         result = self._complete(

@@ -49,6 +49,31 @@ class SearchOptions:
         return bool(self.since or self.until or self.source)
 
 
+def options_from_settings(settings, since=None, until=None, source=None, recency=None,
+                          recency_weight: float = 0.3, documents: bool = False) -> SearchOptions:
+    """SearchOptions from Settings (and the per-command filters, as the flags spell them)."""
+    from ..config import parse_weights
+    from ..timeaware import parse_bound, parse_duration
+
+    weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
+    reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
+    if settings.reranker_model:
+        reranker_options["model"] = settings.reranker_model
+    if settings.rerank_instruction:
+        reranker_options["instruction"] = settings.rerank_instruction
+    if not 0.0 <= recency_weight <= 1.0:
+        raise UsageError("--recency-weight must be between 0 and 1")
+    return SearchOptions(
+        retrievers=settings.retriever_names(), fusion=settings.fusion, rrf_k=settings.rrf_k, norm=settings.norm,
+        weights=weights, depth=settings.depth, k=settings.k,
+        since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
+        source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
+        documents=documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
+        reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
+        retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
+    )
+
+
 class SearchPipeline:
     def __init__(self, index: Index, options: SearchOptions) -> None:
         if not options.retrievers:
