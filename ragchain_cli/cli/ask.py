@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
@@ -35,6 +35,7 @@ def ask_command(
     min_similarity: Annotated[float, typer.Option(
         "--min-similarity", help="Below this best dense cosine the retrieval counts as irrelevant")] = MIN_SIMILARITY,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
+    latest: LatestOpt = None,
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
@@ -43,7 +44,7 @@ def ask_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, n_ctx=n_ctx, expand=expand)
+                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest)
     options = search_options(settings, since, until, source, recency, recency_weight)
     out = Output(as_json)
     store = open_index(settings)

@@ -30,6 +30,8 @@ UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents
 SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
 RecencyOpt = Annotated[Optional[str], typer.Option("--recency", help="Favour newer documents, half-life e.g. 30d")]
 RecencyWeightOpt = Annotated[float, typer.Option("--recency-weight", help="How much recency counts, 0..1")]
+LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help="Only the newest version of "
+                                                   "each version group (older versions dropped)")]
 LlmOpt = Annotated[Optional[str], typer.Option("--llm", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
 ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
                                                    "sub-questions, keywords searched too and fused")]
@@ -65,7 +67,7 @@ def search_options(settings: Settings, since=None, until=None, source=None, rece
         weights=weights, depth=settings.depth, k=settings.k,
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
-        documents=documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
+        documents=documents, latest=settings.latest, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
     )
