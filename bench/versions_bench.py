@@ -2,6 +2,7 @@
 
     python bench/versions_bench.py versioned --index IDX       # IDX: tests/versioned_corpus.py ingested
     python bench/versions_bench.py scifact --index IDX --qrels Q --queries F [--repeat 5]
+    python bench/versions_bench.py thresholds --corpus ../shared/data/scifact/corpus.jsonl.gz
 
 `versioned`: for each question whose answer changed between revisions, is the newest revision the
 family's best-ranked document, and how many older revisions reach the top 5, with the plain
@@ -77,14 +78,56 @@ def scifact(index: Index, qrels: Path, queries: Path, repeat: int) -> None:
             print(f"{name}: nDCG@10 {evaluate(judged, run, ['ndcg@10'])['ndcg@10']:.4f}")
 
 
+def thresholds(corpus: Path) -> None:
+    """Near-duplicate Jaccard on SciFact: unrelated pairs that share an LSH band (the hardest
+    negatives) against the same abstracts with one sentence, or a third of them, replaced."""
+    import gzip
+    import itertools
+    import json
+    import random
+    import re
+
+    from ragchain_cli.ingest.versions import bands, jaccard, shingles
+
+    docs = [json.loads(line)["text"] for line in gzip.open(corpus, "rt", encoding="utf-8")]
+    sets = [shingles([text]) for text in docs]
+    by_band: dict[int, list[int]] = {}
+    for i, found in enumerate(sets):
+        for key in bands(found):
+            by_band.setdefault(key, []).append(i)
+    pairs = {tuple(p) for ids in by_band.values() for p in itertools.combinations(sorted(ids), 2)}
+    negatives = sorted((jaccard(sets[a], sets[b]) for a, b in pairs), reverse=True)
+    print(f"{len(docs)} abstracts; {len(pairs)} pairs share a band; their Jaccard, highest: "
+          f"{[round(v, 3) for v in negatives[:8]]}")
+    rng = random.Random(7)
+    for half in (0, 1):
+        for share in (1, 3):
+            values = []
+            for i in range(half, len(docs), 2):
+                sentences = re.split(r"(?<=[.!?])\s+", docs[i])
+                if len(sentences) < 4:
+                    continue
+                edited = list(sentences)
+                for j in rng.sample(range(len(sentences)), max(1, len(sentences) // share if share > 1 else 1)):
+                    edited[j] = rng.choice(re.split(r"(?<=[.!?])\s+", docs[rng.randrange(len(docs))]))
+                values.append(jaccard(sets[i], shingles([" ".join(edited)])))
+            values.sort()
+            edit = "one sentence" if share == 1 else "a third of the sentences"
+            print(f"half {'AB'[half]}, {edit} replaced: n={len(values)} min {values[0]:.3f} "
+                  f"p5 {values[len(values) // 20]:.3f} median {statistics.median(values):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["versioned", "scifact"])
-    parser.add_argument("--index", required=True, type=Path)
+    parser.add_argument("what", choices=["versioned", "scifact", "thresholds"])
+    parser.add_argument("--corpus", type=Path, help="thresholds: a BEIR corpus.jsonl.gz")
+    parser.add_argument("--index", type=Path)
     parser.add_argument("--qrels", type=Path)
     parser.add_argument("--queries", type=Path)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    if args.what == "thresholds":
+        return thresholds(args.corpus)
     index = Index(args.index)
     try:
         if args.what == "versioned":
