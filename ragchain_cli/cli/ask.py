@@ -130,6 +130,9 @@ def _render(console, payload: dict) -> None:
     for c in payload["citations"]:
         page = f" p.{c['page']}" if c["page"] else ""
         console.print(f"  [{c['number']}] {escape(c['doc_id'])}{page}  [dim]{c['chunk_id']}[/]")
+    replaced = {old: h["doc_id"] for h in payload["hits"] for old in h["older_versions"]}
+    for old, new in replaced.items():  # --latest dropped these
+        console.print(f"  [dim]older version {escape(old)} also matched; answered from {escape(new)}[/]")
     t = payload["timings"]
     console.print(f"[dim]retrieve {t['retrieve']:.2f}s  first token {t.get('first_token', 0):.2f}s  "
                   f"total {t.get('total', 0):.2f}s[/]")

@@ -127,14 +127,14 @@ class VersionView:
     def load(cls, conn: sqlite3.Connection, with_chunks: bool = False) -> "VersionView":
         rows = conn.execute("SELECT v.group_id, v.doc_id, d.date, v.version FROM version_docs v "
                             "JOIN documents d ON d.doc_id = v.doc_id WHERE v.group_id IS NOT NULL").fetchall()
-        groups: dict[str, list[tuple]] = {}
+        groups: dict[str, list[tuple[datetime, tuple[int, ...], str]]] = {}
         for group, doc_id, date, version in rows:
             groups.setdefault(group, []).append((_moment(date), tuple(json.loads(version)), doc_id))
         superseded = {}
         for members in groups.values():
-            newest = max(key for *key, _ in members)
-            label = min(doc for *key, doc in members if tuple(key) == tuple(newest))
-            superseded.update({doc: label for *key, doc in members if tuple(key) < tuple(newest)})
+            newest = max((moment, version) for moment, version, _ in members)
+            label = min(doc for moment, version, doc in members if (moment, version) == newest)
+            superseded.update({doc: label for moment, version, doc in members if (moment, version) < newest})
         view = cls(superseded)
         if with_chunks and superseded:
             ids = sorted(superseded)
