@@ -4,7 +4,8 @@ Two documents are linked as versions when either
 - a name matches: the file name (for a file that is one document) or the title is equal once
   year, date and version tokens are taken out (`policy-2021.md` / `policy-2025.md`,
   `Handbook v2` / `Handbook v3`), at least one of the two names carries such a token, and the
-  whole-document embeddings (mean of the chunk vectors) agree to a cosine of NAME_MIN_COSINE; or
+  whole-document embeddings (mean of the chunk vectors) agree to a cosine of NAME_MIN_COSINE (a
+  name dated to the day, `staff-meeting-2024-11-07`, names an event of a series: no name link); or
 - the content is a near-duplicate: Jaccard similarity of the word 5-gram shingle sets of at least
   DUPLICATE_MIN_JACCARD. Candidates come from MinHash LSH bands kept in the docstore, so a new
   document is compared with the few that share a band, never with the whole index.
