@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .common import ConfigOpt, IndexOpt, JsonOpt, open_index, settings_from
 from ..stores import versions
+from .common import ConfigOpt, IndexOpt, JsonOpt, open_index, settings_from
 from .output import Output, shown
 
 
