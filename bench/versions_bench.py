@@ -88,7 +88,8 @@ def linking_cost(index: Index, batch_chunks: int = 1024) -> float:
     conn = index.docstore.conn
     items, pending = [], []
     for doc_id, path, source, title in conn.execute("SELECT doc_id, file_path, source, title FROM documents"):
-        ids = [row[0] for row in conn.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ordinal", (doc_id,))]
+        rows = conn.execute("SELECT chunk_id FROM chunks WHERE doc_id = ? ORDER BY ordinal", (doc_id,))
+        ids = [row[0] for row in rows]
         chunks = index.docstore.chunks(ids)
         vectors = index.vectors.vectors(ids)
         pending.append((path, Document(doc_id, source, (), title=title), [chunks[i] for i in ids],

@@ -103,7 +103,8 @@ def render(console, payload: dict) -> None:
         if hit["superseded_by"]:
             console.print(f"    [yellow]older version of {shown(hit['superseded_by'])}[/]")
         if hit["older_versions"]:
-            console.print(f"    [dim]newest version; older versions dropped: {shown(', '.join(hit['older_versions']))}[/]")
+            dropped = shown(", ".join(hit["older_versions"]))
+            console.print(f"    [dim]newest version; older versions dropped: {dropped}[/]")
         explain = "  ".join(f"{n} #{e['rank']} {e['score']:.3f}" for n, e in hit["explain"].items())
         ocr = f"  ocr:{hit['ocr']}" if hit["ocr"] else ""
         console.print(f"    [dim]{explain}  chunk {hit['chunk_id']}{ocr}[/]")

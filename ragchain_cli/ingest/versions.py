@@ -76,7 +76,8 @@ def _day_dated(numbers: list[int]) -> bool:
     series (minutes, logs, daily reports), not a revision of an earlier document."""
     if any(n > 19000000 for n in numbers):
         return True
-    return any(1900 <= y <= 2099 and 1 <= m <= 12 and 1 <= d <= 31 for y, m, d in zip(numbers, numbers[1:], numbers[2:]))
+    triples = zip(numbers, numbers[1:], numbers[2:])
+    return any(1900 <= y <= 2099 and 1 <= m <= 12 and 1 <= d <= 31 for y, m, d in triples)
 
 
 def _version_number(word: str, follows_token: bool) -> int | None:
