@@ -40,6 +40,7 @@ class Settings:
     n_ctx: int = 4096
     ocr: str = "auto"
     expand: bool = False
+    latest: bool = False
     hyde_passages: int = 1
     hyde_template: str = ""
 

@@ -58,6 +58,8 @@ class Hit:
     doc_id: str = ""
     explain: dict[str, tuple[int, float]] = field(default_factory=dict)
     chunk: Chunk | None = None
+    superseded_by: str = ""  # the newest version of this hit's document, when this one is older
+    older_versions: tuple[str, ...] = ()  # older versions of this hit's document that --latest dropped
 
 
 @dataclass

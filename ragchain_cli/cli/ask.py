@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, NormOpt, RecencyOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, require_text,
                      search_options, settings_from, settle)
@@ -32,6 +32,7 @@ def ask_command(
     abstain: Annotated[bool, typer.Option("--abstain/--no-abstain", help="Say the documents do not say when the "
                                           "evidence is weak (default), or always answer")] = True,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
+    latest: LatestOpt = None,
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
@@ -40,7 +41,7 @@ def ask_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, n_ctx=n_ctx, expand=expand)
+                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest)
     search = search_options(settings, since, until, source, recency, recency_weight)
     options = AskOptions(max_tokens=max_tokens, context_tokens=context_tokens, passages=passages, abstain=abstain,
                          generate=not no_generate)
@@ -100,6 +101,9 @@ def _render_sources(console, payload: dict) -> None:
     for c in payload["citations"]:
         hit = by_number.get(c["number"], {"doc_id": c["doc_id"], "page": c["page"]})
         console.print(f"  [{c['number']}] {_where(hit)}  [dim]{c['chunk_id']}[/]")
+    replaced = {old: h["doc_id"] for h in payload["hits"] for old in h.get("older_versions", [])}
+    for old, new in replaced.items():  # --latest dropped these
+        console.print(f"  [dim]older version {shown(old)} also matched; answered from {shown(new)}[/]")
 
 
 def _where(hit: dict) -> str:

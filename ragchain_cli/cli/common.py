@@ -30,6 +30,8 @@ UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents
 SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
 RecencyOpt = Annotated[Optional[str], typer.Option("--recency", help="Favour newer documents, half-life e.g. 30d")]
 RecencyWeightOpt = Annotated[float, typer.Option("--recency-weight", help="How much recency counts, 0..1")]
+LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help="Only the newest version of "
+                                                   "each version group (older versions dropped)")]
 LlmOpt = Annotated[Optional[str], typer.Option("--llm", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
 ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
                                                    "sub-questions, keywords searched too and fused")]

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
+from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
                      RerankInstructionOpt, RerankOpt, search_options, settle)
 from .output import Output, shown, stderr
 
@@ -25,7 +25,7 @@ def eval_command(
     fusion: Annotated[Optional[list[str]], typer.Option("--fusion", help="Repeat to compare: rrf, cc")] = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
-    k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None,
+    k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None,
     metrics: Annotated[str, typer.Option("--metrics", help="e.g. ndcg@10,mrr@10,recall@100,map,p@10")] = DEFAULT_METRICS,
     run: Annotated[Optional[list[Path]], typer.Option("--run", help="Evaluate TREC run file(s), no index")] = None,
     run_out: Annotated[Optional[Path], typer.Option("--run-out", help="Write the TREC run here")] = None,
@@ -43,7 +43,7 @@ def eval_command(
     from ..errors import UsageError
 
     flags = dict(index=index, k=k, rerank=rerank, rerank_depth=rerank_depth, reranker_model=reranker_model,
-                 rerank_instruction=rerank_instruction, llm=llm, expand=expand)
+                 rerank_instruction=rerank_instruction, llm=llm, expand=expand, latest=latest)
     if qa is not None or predictions:
         return _qa(qa, qrels, predictions, _named_settings(config, retrievers, fusion, flags),
                    Output(as_json), per_query, permutations, given=bool(config or retrievers or fusion or run))

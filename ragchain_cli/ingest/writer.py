@@ -26,6 +26,7 @@ import numpy as np
 from ..stores.docstore import DocStore, FileRecord
 from ..stores.index import Index
 from ..types import Chunk, Document
+from .versions import VersionLinker
 
 EMBED_STEP = 128
 
@@ -100,6 +101,7 @@ class BatchWriter:
             for record in self.done.values():  # its last document is in: what the new version lacks goes
                 removed += DocStore.drop_documents_except(tx, record.path, self._written.pop(record.path, set()))
                 DocStore.put_file(tx, record)
+            VersionLinker(tx, self._stored_vectors).record(self._per_document(vectors))
             ops = [("del", cid, None) for cid in removed]
             ops += [("add", c.chunk_id, np.ascontiguousarray(v, np.float32).tobytes()) for c, v in zip(chunks, vectors)]
             DocStore.journal(tx, ops)
@@ -110,6 +112,19 @@ class BatchWriter:
         self.started.update(paths)
         self.items, self.done, self._owners, self._pending = [], {}, {}, 0
         return len(removed)
+
+    def _per_document(self, vectors: list) -> list[tuple[str, Document, list[Chunk], list]]:
+        """The queued documents with their chunks and those chunks' vectors (in queue order)."""
+        by_chunk = dict(zip((c.chunk_id for _, _, cs in self.items for c in cs), vectors))
+        out = []
+        for path, docs, chunks in self.items:
+            for doc in docs:
+                mine = [c for c in chunks if c.doc_id == doc.doc_id]
+                out.append((path, doc, mine, [by_chunk[c.chunk_id] for c in mine]))
+        return out
+
+    def _stored_vectors(self, chunk_ids: list[str]) -> dict:
+        return self.index.vectors.vectors(chunk_ids) if chunk_ids and "dim" in self.index.manifest() else {}
 
     def _vectors(self, chunks: list[Chunk], reusable: set[str]) -> list[np.ndarray]:
         """A vector per chunk: the stored one when a re-ingested file still has that chunk ID (the

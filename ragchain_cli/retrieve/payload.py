@@ -13,4 +13,5 @@ def hit_payload(rank: int, hit: Hit) -> dict:
         "date": chunk.date, "ocr": chunk.ocr,
         "explain": {name: {"rank": r, "score": round(s, 6)} for name, (r, s) in hit.explain.items()},
         "snippet": " ".join(chunk.text.split())[:240],
+        "superseded_by": hit.superseded_by or None, "older_versions": list(hit.older_versions),
     }

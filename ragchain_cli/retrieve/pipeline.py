@@ -14,6 +14,7 @@ from ..errors import UsageError
 from ..fusion import collapse_to_documents, fuse
 from ..stores.index import Index
 from ..stores.linker import Linker
+from ..stores.versions import VersionView
 from ..timeaware import recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
@@ -36,6 +37,7 @@ class SearchOptions:
     recency: float | None = None
     recency_weight: float = 0.3
     documents: bool = False
+    latest: bool = False  # keep only the newest version of each version group
     rerank: str = ""
     rerank_depth: int = 20
     reranker_options: dict = field(default_factory=dict)
@@ -68,7 +70,7 @@ def options_from_settings(settings, since=None, until=None, source=None, recency
         weights=weights, depth=settings.depth, k=settings.k,
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
-        documents=documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
+        documents=documents, latest=settings.latest, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
     )
@@ -81,6 +83,7 @@ class SearchPipeline:
         self.index = index
         self.options = options
         self.linker = Linker(index.docstore)
+        self.versions = VersionView.load(index.docstore.conn, with_chunks=options.latest)
         self.timings: dict[str, float] = defaultdict(float)
         extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
         self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index, **extra)
@@ -158,6 +161,7 @@ class SearchPipeline:
         head and the final top k (IDs the docstore does not hold are skipped on the way).
         """
         opts = self.options
+        hits, dropped = self.versions.drop_older(hits) if opts.latest else (hits, {})
         if opts.filtering or opts.recency:
             hits = self._timed("hydrate", self.linker.hydrate, hits)
         elif opts.documents:
@@ -171,7 +175,7 @@ class SearchPipeline:
             hits = self._rerank(query, hits)
         if opts.documents:
             hits = collapse_to_documents(hits)
-        return self._timed("hydrate", self._first, hits, opts.k)[0]
+        return self.versions.annotate(self._timed("hydrate", self._first, hits, opts.k)[0], dropped)
 
     def _first(self, hits: list[Hit], n: int) -> tuple[list[Hit], int]:
         """The first n hits the docstore holds, hydrated in place, and how many inputs that took."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..types import Chunk, Document
+from . import versions
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,7 +62,7 @@ class DocStore:
         if not readonly:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
-            self.conn.executescript(SCHEMA)
+            self.conn.executescript(SCHEMA + versions.SCHEMA)
 
     def close(self) -> None:
         self.conn.close()
@@ -123,6 +124,8 @@ class DocStore:
         """Delete the files' documents and chunks; return the removed chunk IDs."""
         removed: list[str] = []
         for path in paths:
+            versions.forget(tx, [row[0] for row in tx.execute("SELECT doc_id FROM documents WHERE file_path = ?",
+                                                              (path,))])
             rows = tx.execute(
                 "SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE d.file_path = ?",
                 (path,),
@@ -154,6 +157,7 @@ class DocStore:
         chunks; return the removed chunk IDs."""
         gone = [row[0] for row in tx.execute("SELECT doc_id FROM documents WHERE file_path = ?", (path,))
                 if row[0] not in keep]
+        versions.forget(tx, gone)
         removed = DocStore.drop_chunks_of(tx, gone)
         for start in range(0, len(gone), 500):
             part = gone[start : start + 500]
