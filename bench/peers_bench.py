@@ -121,10 +121,10 @@ def row(name: str, build: float, run: dict, seconds: list[float], qrels: dict) -
 
 def ours_hybrid(index_dir: Path):
     from ragchain_cli.fusion import collapse_to_documents
-    from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+    from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
     from ragchain_cli.stores.index import Index
 
-    pipeline = SearchPipeline(Index(index_dir), SearchOptions(k=100, documents=True))
+    pipeline = SearchPipeline(Index(index_dir), search_options(k=100, documents=True))
     return lambda q: {h.doc_id: h.score for h in collapse_to_documents(pipeline.search(q))}
 
 

@@ -101,11 +101,11 @@ def ann_recall(root: Path, memmap: np.ndarray, queries: np.ndarray) -> tuple[flo
 
 def latencies(root: Path, texts: list[str], depth: int) -> dict[str, tuple[float, float]]:
     from ragchain_cli.cli.common import settle
-    from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+    from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
 
     out = {}
     for name, retrievers in (("bm25", ["bm25"]), ("dense", ["dense"]), ("hybrid", ["bm25", "dense"])):
-        pipeline = SearchPipeline(Index(root), SearchOptions(retrievers=retrievers, k=10, depth=depth))
+        pipeline = SearchPipeline(Index(root), search_options(retrievers=retrievers, k=10, depth=depth))
         for text in texts:  # warm: the first pass pulls the index's pages into the OS cache
             pipeline.search(text)
         settle(pipeline)  # as the CLI does once everything is loaded

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import Settings
 from ..errors import UsageError
 from ..types import Chunk, Document
 
@@ -23,8 +24,8 @@ BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"\n"), re.compile(r"[.!?;:][\"')\]
 
 @dataclass(frozen=True)
 class ChunkSettings:
-    size: int = 200
-    overlap: int = 40
+    size: int = Settings.chunk_size  # defaults live in config.Settings
+    overlap: int = Settings.chunk_overlap
 
     def validate(self) -> "ChunkSettings":
         if self.size < 16:

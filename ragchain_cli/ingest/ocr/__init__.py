@@ -54,9 +54,10 @@ class OcrMode(str):
 
     def __new__(cls, name: str = "auto", **options: dict[str, Any]) -> "OcrMode":
         mode = super().__new__(cls, name)
-        inherited = dict(getattr(name, "options", {}))
-        inherited.update({key: {k: v for k, v in value.items() if v} for key, value in options.items()})
-        mode.options = inherited
+        merged = {key: dict(value) for key, value in getattr(name, "options", {}).items()}
+        for key, value in options.items():  # an empty value (no --nougat-model) keeps what `name` carried
+            merged.setdefault(key, {}).update({k: v for k, v in value.items() if v})
+        mode.options = merged
         return mode
 
 
