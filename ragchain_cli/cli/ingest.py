@@ -34,7 +34,7 @@ def ingest_command(
     wait: Annotated[bool, typer.Option("--wait", help="Wait for another ingest instead of failing")] = False,
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""
-    from ..ingest.ocr import OcrMode, check_mode
+    from ..ingest.ocr import check_mode
     from ..ingest.pipeline import ingest, ingest_options
     from ..stores.index import Index
 
@@ -42,7 +42,7 @@ def ingest_command(
     settings = settings_from(config, index=index, embed_model=embed_model, chunk_size=chunk_size,
                              chunk_overlap=chunk_overlap, ocr=ocr)
     options = ingest_options(settings, pdf_password=pdf_password, nougat_model=nougat_model, wait=wait)
-    check_mode(OcrMode(options.ocr, nougat={"model": nougat_model}))
+    check_mode(options.ocr)
     out = Output(as_json)
     fresh = not (Path(settings.index) / "docstore.sqlite").exists()
     store = Index(Path(settings.index), create=True)

@@ -77,7 +77,8 @@ def ingest_options(settings: Settings | None = None, **overrides) -> IngestOptio
     tables = {name: settings.options_for("ocr", name) for name in OCR_BACKENDS.names()} if settings.components else {}
     options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
                             chunk_overlap=settings.chunk_overlap, ocr=OcrMode(settings.ocr, **tables))
-    return dataclasses.replace(options, **overrides)
+    options = dataclasses.replace(options, **overrides)
+    return dataclasses.replace(options, ocr=OcrMode(options.ocr, nougat={"model": options.nougat_model}))
 
 
 def file_hash(path: Path) -> str:
