@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..errors import DependencyMissing, ModelNotFound, UsageError
+from ..offline import hub_offline
 from ..types import Hit, sort_hits
 
 _CACHE: dict[tuple, Any] = {}
@@ -72,6 +73,7 @@ def torch_threads() -> None:
 
 
 def import_transformers() -> Any:
+    hub_offline()
     try:
         import torch  # noqa: F401
         import transformers

@@ -10,11 +10,13 @@ rerankers).
 from __future__ import annotations
 
 from ..errors import DependencyMissing
+from ..offline import hub_offline
 from ..types import Hit
 from ._common import load_once, model_folder, passage_text, reranked, torch_threads
 
 
 def _load(folder: str, max_length: int | None):
+    hub_offline()
     try:
         from sentence_transformers import CrossEncoder
     except ImportError:

@@ -13,6 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import DependencyMissing, ModelNotFound
+from ..offline import hub_offline
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -64,6 +65,7 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None) -> None:
         folder = model_folder(name)
+        hub_offline()
         try:
             import torch
             from sentence_transformers import SentenceTransformer

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelNotFound
+from ..offline import hub_offline
 
 _SQRT_HALF = np.float32(np.sqrt(0.5))
 
@@ -52,6 +53,7 @@ class NumpyBertEncoder:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
+        hub_offline()
         if not supported(folder):
             raise ModelNotFound(f"{folder} is not a BERT mean-pooling model", "use the sentence-transformers path")
         self.config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
