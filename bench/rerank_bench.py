@@ -240,16 +240,17 @@ def _echo_scores(model_path: Path, prompts: list[str], query: str) -> float:
 
 
 def _scorer_seconds(model_path: Path, passages: list[str], query: str, prompt: str, budget: int) -> tuple[float, float]:
-    from ragchain_cli.rerank._llama import LikelihoodScorer
+    from ragchain_cli.generate import LocalLLM
     from ragchain_cli.rerank.upr import split_template
 
     before, after = split_template(prompt)
-    scorer = LikelihoodScorer(model_path, before, 4096, budget)
+    llm = LocalLLM(model_path, n_ctx=4096)
     bodies = [" " + p for p in passages]
+    llm.score(before, bodies[:1], after, " " + query, body_tokens=budget)  # evaluates the prefix once, as before
     started = time.perf_counter()
-    scorer.score(bodies, after, " " + query)
+    llm.score(before, bodies, after, " " + query, body_tokens=budget)
     seconds = (time.perf_counter() - started) / len(passages)
-    tokens = sum(min(budget, len(scorer.tokenize(b))) for b in bodies) / len(bodies)
+    tokens = sum(min(budget, len(llm.tokenize(b))) for b in bodies) / len(bodies)
     return seconds, tokens
 
 

@@ -13,6 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import DependencyMissing, ModelNotFound
+from ..loaded import load_once
 from ..offline import hub_offline
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -91,23 +92,18 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-_CACHE: dict[str, SentenceTransformerEmbedder] = {}
-_QUERY_CACHE: dict[str, object] = {}
-
-
 def load_embedder(name: str = DEFAULT_MODEL) -> SentenceTransformerEmbedder:
     """One embedder per model per process."""
-    if name not in _CACHE:
-        _CACHE[name] = SentenceTransformerEmbedder(name)
-    return _CACHE[name]
+    return load_once(("embedder", name), lambda: SentenceTransformerEmbedder(name))
 
 
 def load_query_encoder(name: str = DEFAULT_MODEL):
     """The fastest exact encoder for a few short texts: numpy BERT when the model is one (no torch
     import, ~0.2 s to load), else the sentence-transformers embedder."""
-    if name not in _QUERY_CACHE:
-        from .numpy_bert import NumpyBertEncoder, supported
+    from .numpy_bert import NumpyBertEncoder, supported
 
+    def load():
         folder = model_folder(name)
-        _QUERY_CACHE[name] = NumpyBertEncoder(folder) if supported(folder) else load_embedder(name)
-    return _QUERY_CACHE[name]
+        return NumpyBertEncoder(folder) if supported(folder) else load_embedder(name)
+
+    return load_once(("query-encoder", name), load)
