@@ -32,6 +32,10 @@ def load_once(key: tuple, loader: Callable[[], Any], close: Callable[[Any], None
         return _LOADED[key]
 
 
+def is_loaded(key: tuple) -> bool:
+    return key in _LOADED
+
+
 def close_all() -> None:
     """Close the values loaded with a `close` and forget them, newest first (a context before its model)."""
     with _LOCK:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..config import Settings
 from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
-from ..stores.embedders import load_embedder, model_reference, tokenizer_file
+from ..stores.embedders import load_embedder, matching_query_encoder, model_reference, tokenizer_file
 from ..stores.index import Index
 from ..types import Chunk, Document
 from .chunking import Chunker, ChunkSettings
@@ -156,7 +156,8 @@ class _Notes:
 
 def _bind(index: Index, options: IngestOptions):
     embedder = load_embedder(options.embed_model)
-    index.bind(options.embed_model, embedder.dim, options.chunk_size, options.chunk_overlap)
+    index.bind(options.embed_model, embedder.dim, options.chunk_size, options.chunk_overlap,
+               matching_query_encoder(options.embed_model, embedder))
     return embedder
 
 

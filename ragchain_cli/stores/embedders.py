@@ -97,13 +97,27 @@ def load_embedder(name: str = DEFAULT_MODEL) -> SentenceTransformerEmbedder:
     return load_once(("embedder", name), lambda: SentenceTransformerEmbedder(name))
 
 
-def load_query_encoder(name: str = DEFAULT_MODEL):
-    """The fastest exact encoder for a few short texts: numpy BERT when the model is one (no torch
-    import, ~0.2 s to load), else the sentence-transformers embedder."""
+NUMPY, TORCH = "numpy-bert", "sentence-transformers"  # query encoders, as the index manifest names them
+PROBES = ("When is the inlet closed to sampling?", "Ünïcödé, digits 1234 and a longer sentence about lakes. " * 8)
+
+
+def load_query_encoder(name: str = DEFAULT_MODEL, kind: str = ""):
+    """The fastest exact encoder for a few short texts: numpy BERT when the model is one it can
+    reproduce (no torch import, ~0.2 s to load) and `kind` (the index manifest's query_encoder)
+    does not say otherwise, else the sentence-transformers embedder."""
     from .numpy_bert import NumpyBertEncoder, supported
 
-    def load():
-        folder = model_folder(name)
-        return NumpyBertEncoder(folder) if supported(folder) else load_embedder(name)
+    folder = model_folder(name)
+    if kind == TORCH or not supported(folder):
+        return load_embedder(name)
+    return load_once(("query-encoder", name), lambda: NumpyBertEncoder(folder))
 
-    return load_once(("query-encoder", name), load)
+
+def matching_query_encoder(name: str, embedder: SentenceTransformerEmbedder) -> str:
+    """NUMPY when the numpy encoder's vectors equal the ingest embedder's on probe texts (cosine
+    within 1e-4), else TORCH; ingest records it in the index manifest for dense search."""
+    encoder = load_query_encoder(name)
+    if encoder is embedder:
+        return TORCH
+    cosines = (encoder.embed(list(PROBES)) * embedder.embed(list(PROBES))).sum(axis=1)
+    return NUMPY if float(cosines.min()) > 1 - 1e-4 else TORCH
