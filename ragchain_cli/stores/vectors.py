@@ -53,6 +53,8 @@ class VectorIndex:
         self._ann: bool | None = None
         self._exact: tuple[list[str], np.ndarray] | None = None  # a flat table's vectors, normalised
         self._probes = ANN_MIN_PROBES
+        self.nprobes: int | None = None  # None: the product's rule (has_ann); bench/scale_bench.py sweeps these
+        self.refine_rows = ANN_REFINE_ROWS
         self.path = Path(path)
         self.db = lancedb.connect(str(path))
         self.schema = pa.schema(
@@ -132,7 +134,7 @@ class VectorIndex:
             return self._exact_search(table, np.asarray(vector, dtype=np.float32), k)
         query = table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine").limit(k)
         if self.has_ann():
-            query = query.nprobes(self._probes).refine_factor(max(1, ANN_REFINE_ROWS // k))
+            query = query.nprobes(self.nprobes or self._probes).refine_factor(max(1, self.refine_rows // k))
         result = query.select(["chunk_id", "_distance"]).to_arrow()
         ids = result.column("chunk_id").to_pylist()
         distances = result.column("_distance").to_pylist()
