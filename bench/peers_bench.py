@@ -147,7 +147,8 @@ def lancedb_hybrid(index_dir: Path, scratch: Path):
     table_ = lancedb.connect(str(scratch / "lancedb")).create_table("peer", data=data, mode="overwrite")
     table_.create_fts_index("text", replace=True)
     build = time.perf_counter() - started
-    encoder = load_query_encoder(index.manifest()["embed_model"])
+    manifest = index.manifest()
+    encoder = load_query_encoder(manifest["embed_model"], manifest.get("query_encoder", ""))
 
     def search(q: str) -> dict:
         vector = encoder.embed([q])[0]

@@ -44,6 +44,7 @@ from ragchain_cli.stores.index import Index  # noqa: E402
 from ragchain_cli.types import Chunk, Document, Block  # noqa: E402
 
 DIM, WORDS, BATCH, VOCAB = 384, 40, 50_000, 30_000
+SPREAD = 0.35  # noise around a cluster centre, per dimension (--spread; larger: clusters overlap, harder for IVF)
 
 
 def vocabulary(rng) -> tuple[np.ndarray, np.ndarray]:
@@ -52,19 +53,26 @@ def vocabulary(rng) -> tuple[np.ndarray, np.ndarray]:
     return words, weights / weights.sum()
 
 
-def centers(n: int, rng) -> np.ndarray:
-    return rng.normal(size=(min(5000, max(16, n // 200)), DIM)).astype(np.float32)
+def centers(n: int, rng, latent: int = 0) -> np.ndarray:
+    """Cluster centres; or, with `latent` dimensions, the basis of a continuous low-rank distribution."""
+    rows = latent or min(5000, max(16, n // 200))
+    return rng.normal(size=(rows, DIM)).astype(np.float32)
 
 
-def batch_vectors(count: int, centre: np.ndarray, rng) -> np.ndarray:
-    v = centre[rng.integers(0, len(centre), count)] + 0.35 * rng.normal(size=(count, DIM)).astype(np.float32)
+def batch_vectors(count: int, centre: np.ndarray, rng, spread: float = SPREAD, latent: int = 0) -> np.ndarray:
+    """Clustered Gaussians (a centre plus noise), or, with `latent`, a low-rank Gaussian plus noise: no
+    clusters, so IVF partitions cut through neighbourhoods as they do with real text embeddings."""
+    base = (rng.normal(size=(count, latent)).astype(np.float32) @ centre / np.sqrt(latent) if latent
+            else centre[rng.integers(0, len(centre), count)])
+    v = base + spread * rng.normal(size=(count, DIM)).astype(np.float32)
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
-def build(root: Path, n: int, memmap: np.ndarray, seed: int = 0) -> dict[str, float]:
+def build(root: Path, n: int, memmap: np.ndarray, seed: int = 0, spread: float = SPREAD,
+          latent: int = 0) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     words, p = vocabulary(rng)
-    centre = centers(n, rng)  # the first draws of rng(seed): recall_queries() makes the same centres
+    centre = centers(n, rng, latent)  # the first draws of rng(seed): recall_queries() makes the same centres
     index = Index(root, create=True)
     index.bind("all-MiniLM-L6-v2", DIM, 200, 40)
     spent = {"docstore": 0.0, "lexical": 0.0, "vectors": 0.0}
@@ -72,7 +80,7 @@ def build(root: Path, n: int, memmap: np.ndarray, seed: int = 0) -> dict[str, fl
         count = min(BATCH, n - start)
         ids = [f"s{i:08d}" for i in range(start, start + count)]
         texts = [" ".join(row) for row in words[rng.choice(VOCAB, size=(count, WORDS), p=p)]]
-        vectors = batch_vectors(count, centre, rng)
+        vectors = batch_vectors(count, centre, rng, spread, latent)
         memmap[start : start + count] = vectors
         spent["docstore"] += _timed(_put_rows, index, ids, texts)
         spent["lexical"] += _timed(index.lexical.apply, [], list(zip(ids, texts)))
@@ -96,10 +104,10 @@ def _put_rows(index: Index, ids: list[str], texts: list[str]) -> None:
         DocStore.put_chunks(tx, chunks)
 
 
-def recall_queries(n: int, seed: int, count: int) -> np.ndarray:
+def recall_queries(n: int, seed: int, count: int, spread: float, latent: int) -> np.ndarray:
     """Fresh vectors from the build's own distribution (its centres, new noise): not stored vectors."""
-    centre = centers(n, np.random.default_rng(seed))
-    return batch_vectors(count, centre, np.random.default_rng(10_000 + seed)).astype(np.float32)
+    centre = centers(n, np.random.default_rng(seed), latent)
+    return batch_vectors(count, centre, np.random.default_rng(10_000 + seed), spread, latent).astype(np.float32)
 
 
 def exact_top(memmap: np.ndarray, queries: np.ndarray, k: int = 10) -> list[set[str]]:
@@ -154,15 +162,15 @@ def query_texts(n_queries: int, seed: int) -> list[str]:
     return [" ".join(words[rng.choice(VOCAB, size=5, p=p)]) for _ in range(n_queries)]
 
 
-def built(n: int, seed: int, scratch: Path, reuse: bool) -> tuple[Path, np.ndarray, dict]:
-    root, saved = scratch / f"scale-{n}-seed{seed}", scratch / f"build-{n}-seed{seed}.json"
-    if reuse and saved.is_file() and (root / "docstore.sqlite").is_file():
-        return root, np.load(scratch / f"vectors-{n}-seed{seed}.npy", mmap_mode="r"), json.loads(saved.read_text())
+def built(n: int, seed: int, scratch: Path, args) -> tuple[Path, np.ndarray, dict]:
+    name = f"{n}-seed{seed}-spread{args.spread}-latent{args.latent}"
+    root, saved = scratch / f"scale-{name}", scratch / f"build-{name}.json"
+    if args.reuse and saved.is_file() and (root / "docstore.sqlite").is_file():
+        return root, np.load(scratch / f"vectors-{name}.npy", mmap_mode="r"), json.loads(saved.read_text())
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
-    memmap = np.lib.format.open_memmap(scratch / f"vectors-{n}-seed{seed}.npy", mode="w+", dtype=np.float32,
-                                       shape=(n, DIM))
-    spent = build(root, n, memmap, seed)
+    memmap = np.lib.format.open_memmap(scratch / f"vectors-{name}.npy", mode="w+", dtype=np.float32, shape=(n, DIM))
+    spent = build(root, n, memmap, seed, args.spread, args.latent)
     saved.write_text(json.dumps(spent))
     return root, memmap, spent
 
@@ -171,12 +179,12 @@ def run_size(n: int, args, scratch: Path) -> tuple[list, dict]:
     """The size's latency row (first build) and {seed: recall grid}."""
     grids, row = {}, []
     for seed in args.seeds:
-        root, memmap, spent = built(n, seed, scratch, args.reuse)
-        queries = recall_queries(n, seed, args.queries)
+        root, memmap, spent = built(n, seed, scratch, args)
+        queries = recall_queries(n, seed, args.queries, args.spread, args.latent)
         grids[seed], ann, product_probes = recall_grid(root, queries, exact_top(memmap, queries),
                                                        args.probes, args.refine)
         print(f"{n:,} seed {seed}: built in {sum(spent.values()):.1f}s, recall {grids[seed]}", file=sys.stderr)
-        if not row:
+        if not row and not args.no_latency:
             lat = latencies(root, query_texts(args.queries, 7), query_texts(args.queries, 8), args.depth)
             row = [f"{n:,}", round(sum(spent.values()), 1), round(spent["optimize+ann"], 1),
                    f"IVF-SQ, {product_probes} probes" if ann else "flat", *lat["bm25"], *lat["dense"], *lat["hybrid"]]
@@ -207,6 +215,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=Settings().depth,
                         help="candidates per retriever (default: the product's default)")
     parser.add_argument("--reuse", action="store_true", help="reuse collections built by an earlier run")
+    parser.add_argument("--spread", type=float, default=SPREAD, help="noise around cluster centres (harder: larger)")
+    parser.add_argument("--latent", type=int, default=0, help="low-rank vectors of this many latent dimensions "
+                        "instead of clusters (0: clusters)")
+    parser.add_argument("--no-latency", action="store_true", help="recall only")
     args = parser.parse_args()
     args.seeds = [int(s) for s in args.seeds.split(",")]
     args.probes, args.refine = ([int(x) for x in v.split(",")] for v in (args.probes, args.refine))
@@ -214,7 +226,8 @@ def main() -> None:
     latency_rows, recall_parts = [], []
     for n in (int(x) for x in args.sizes.split(",")):
         row, grids = run_size(n, args, scratch)
-        latency_rows.append(row)
+        if row:
+            latency_rows.append(row)
         text, chosen = recall_table(n, grids, args.target)
         verdict = f"cheapest with worst build >= {args.target}: probes {chosen[0]}, refine rows {chosen[1]}" \
             if chosen else f"no measured pair reaches {args.target} on every build"
