@@ -17,7 +17,7 @@ from ..stores.embedders import load_embedder, load_query_encoder
 from ..stores.index import Index
 from ..types import Hit
 
-BREAK_EVEN = 1000  # queries; measured, see the module doc
+BREAK_EVEN = 1800  # queries; measured in CPU time (bench/RESULTS.md, query encoder break-even)
 SMALL_BATCH = 32  # with torch loaded: above this, its batched kernels beat the numpy encoder
 
 
