@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .components import KINDS, merge, split_tables
+from .components import KINDS, merge, options_for, split_tables
 from .errors import UsageError
 
 CONFIG_FILE = "ragchain.toml"
@@ -50,8 +50,6 @@ class Settings:
 
     def options_for(self, kind: str, name: str) -> dict[str, Any]:
         """What ragchain.toml's tables set for one component (kind: retrieve, rerank or ocr)."""
-        from .components import options_for
-
         return options_for(self.components, kind, name) if self.components else {}
 
     def retriever_names(self) -> list[str]:
