@@ -1,8 +1,12 @@
-"""The small dataclasses that cross seams: Chunk, Hit, Answer (and what loaders hand the chunker)."""
+"""The small dataclasses that cross seams: Chunk, Hit, Answer (and what loaders hand the chunker);
+Run and Qrels, the evaluation's two mappings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+Run = dict[str, dict[str, float]]  # a ranking per query: qid -> doc_id -> score (TREC run; higher is better)
+Qrels = dict[str, dict[str, int]]  # judgements: qid -> doc_id -> graded relevance
 
 
 @dataclass(frozen=True)

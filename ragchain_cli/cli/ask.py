@@ -22,7 +22,7 @@ def ask_command(
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
-    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, expand: ExpandOpt = None,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, expand: ExpandOpt = None,
     llm: Annotated[Optional[str], typer.Option("--llm", help="Catalogue name or path to a GGUF file")] = None,
     n_ctx: Annotated[Optional[int], typer.Option("--n-ctx", help="Model context window in tokens")] = None,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Longest answer in tokens")] = 64,

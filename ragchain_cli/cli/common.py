@@ -29,7 +29,7 @@ SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Only documents
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents dated on/before")]
 SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
 RecencyOpt = Annotated[Optional[str], typer.Option("--recency", help="Favour newer documents, half-life e.g. 30d")]
-RecencyWeightOpt = Annotated[float, typer.Option("--recency-weight", help="How much recency counts, 0..1")]
+RecencyWeightOpt = Annotated[Optional[float], typer.Option("--recency-weight", help="How much recency counts, 0..1 [default 0.3]")]
 LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help="Only the newest version of "
                                                    "each version group (older versions dropped)")]
 LlmOpt = Annotated[Optional[str], typer.Option("--llm", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
@@ -50,10 +50,11 @@ def open_index(settings: Settings):
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,
-                   recency_weight: float = 0.3, documents: bool = False):
-    from ..retrieve.pipeline import options_from_settings
+                   recency_weight: float | None = None, documents: bool = False):
+    """The library's SearchOptions for these settings and filters (retrieve.pipeline.search_options)."""
+    from ..retrieve.pipeline import search_options as build
 
-    return options_from_settings(settings, since, until, source, recency, recency_weight, documents)
+    return build(settings, since, until, source, recency, recency_weight, documents)
 
 
 def require_text(query: str, what: str = "query") -> str:

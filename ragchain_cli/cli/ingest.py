@@ -34,18 +34,16 @@ def ingest_command(
     wait: Annotated[bool, typer.Option("--wait", help="Wait for another ingest instead of failing")] = False,
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""
-    from ..ingest.ocr import OcrMode, check_mode
-    from ..ingest.pipeline import IngestOptions, ingest
+    from ..ingest.ocr import check_mode
+    from ..ingest.pipeline import ingest, ingest_options
     from ..stores.index import Index
 
     _require_paths(paths)
     settings = settings_from(config, index=index, embed_model=embed_model, chunk_size=chunk_size,
                              chunk_overlap=chunk_overlap, ocr=ocr)
-    check_mode(OcrMode(settings.ocr, nougat={"model": nougat_model}))
+    options = ingest_options(settings, pdf_password=pdf_password, nougat_model=nougat_model, wait=wait)
+    check_mode(options.ocr)
     out = Output(as_json)
-    options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
-                            chunk_overlap=settings.chunk_overlap, pdf_password=pdf_password, ocr=settings.ocr,
-                            nougat_model=nougat_model, wait=wait)
     fresh = not (Path(settings.index) / "docstore.sqlite").exists()
     store = Index(Path(settings.index), create=True)
     try:

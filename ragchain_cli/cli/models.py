@@ -1,4 +1,4 @@
-"""`ragchain models`: what is installed locally and what each component is for."""
+"""`ragchain models`: what is installed locally, what each component is for, and its ragchain.toml options."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ def _registries() -> dict[str, dict[str, str]]:
     return out
 
 
+def _options() -> dict[str, dict[str, dict]]:
+    """Each component's own options and defaults, by ragchain.toml table: {"rerank": {"llm": {"window": 20}}}."""
+    from ..components import KINDS, defaults
+
+    return {kind: {name: opts for name, opts in defaults(kind).items() if opts} for kind in KINDS}
+
+
 def models_command(as_json: JsonOpt = None) -> None:
     """List the local generation models, the embedding model and every component by name."""
     from ..errors import RagchainError
@@ -38,7 +45,7 @@ def models_command(as_json: JsonOpt = None) -> None:
     payload = {"llm": llms,
                "embedding": [{"name": DEFAULT_MODEL, "installed": embed_path is not None, "path": embed_path,
                               "description": "sentence embeddings, 384 dimensions, 256-token window"}],
-               **_registries()}
+               **_registries(), "options": _options()}
     Output(as_json).data(payload, lambda console: _render(console, payload))
 
 
@@ -53,8 +60,19 @@ def _render(console, payload: dict) -> None:
     console.print("[bold]embedding model[/]")
     for m in payload["embedding"]:
         console.print(f"  {m['name']:<30} {'installed' if m['installed'] else 'missing'}  [dim]{m['description']}[/]")
-    for kind in ("retrievers", "fusion", "rerankers", "ocr"):
+    for kind, table in (("retrievers", "retrieve"), ("fusion", ""), ("rerankers", "rerank"), ("ocr", "ocr")):
         if kind in payload:
             console.print(f"[bold]{kind}[/]")
             for name, help_text in payload[kind].items():
                 console.print(f"  {name:<16} [dim]{escape(help_text)}[/]")
+                options = payload["options"].get(table, {}).get(name)
+                if options:
+                    shown = ", ".join(f"{key} = {_toml(value)}" for key, value in options.items())
+                    console.print(f"  {'':<16} [dim]\\[{table}.{name}] {escape(shown)}[/]")
+
+
+def _toml(value) -> str:
+    """A default as it is written in ragchain.toml (None: not set)."""
+    import json
+
+    return "(unset)" if value is None else json.dumps(value)

@@ -12,6 +12,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from .. import errors
+
 EXIT_CODES = {
     0: "success",
     1: "unexpected error",
@@ -22,6 +24,25 @@ EXIT_CODES = {
     6: "a model or optional dependency is missing",
     130: "interrupted",
 }
+
+# Library errors by class, most specific first; anything else is 1 (see EXIT_CODES for what each means).
+ERROR_EXIT_CODES: tuple[tuple[type[errors.RagchainError], int], ...] = (
+    (errors.UsageError, 2),
+    (errors.InputFormatError, 2),
+    (errors.IndexNotFound, 4),
+    (errors.IndexMismatch, 4),
+    (errors.InconsistentIndex, 4),
+    (errors.IndexBusy, 5),
+    (errors.ModelNotFound, 6),
+    (errors.DependencyMissing, 6),
+    (errors.IngestInterrupted, 130),
+)
+
+
+def exit_code(exc: errors.RagchainError) -> int:
+    """The exit code for a library error, from ERROR_EXIT_CODES."""
+    return next((code for kind, code in ERROR_EXIT_CODES if isinstance(exc, kind)), 1)
+
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 

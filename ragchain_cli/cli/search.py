@@ -25,7 +25,7 @@ def search_command(
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
-    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, llm: LlmOpt = None, expand: ExpandOpt = None,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
     latest: LatestOpt = None,
 ) -> None:

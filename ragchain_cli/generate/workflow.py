@@ -119,13 +119,13 @@ class AskWorkflow:
 def open_workflow(settings, options: AskOptions | None = None, search_options=None,
                   on_progress: Progress | None = None) -> Iterator[AskWorkflow]:
     """The index, search pipeline and (unless options.generate is False) model named by `settings`."""
-    from ..retrieve.pipeline import SearchPipeline, options_from_settings
+    from ..retrieve.pipeline import SearchPipeline, search_options as options_from
     from ..stores.index import Index
 
     options = options or AskOptions()
     index = Index(Path(settings.index))
     try:
-        pipeline = SearchPipeline(index, search_options or options_from_settings(settings))
+        pipeline = SearchPipeline(index, search_options or options_from(settings))
         model = load_model(settings, on_progress) if options.generate else None
         yield AskWorkflow(pipeline, model, options)
     finally:

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config import Settings
 from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
-from ..stores.embedders import load_embedder, model_reference, tokenizer_file
+from ..stores.embedders import load_embedder, matching_query_encoder, model_reference, tokenizer_file
 from ..stores.index import Index
 from ..types import Chunk, Document
 from .chunking import Chunker, ChunkSettings
@@ -49,16 +50,35 @@ class IngestReport:
     seconds: float = 0.0
 
 
+DEFAULTS = Settings()  # the one place defaults live
+
+
 @dataclass
 class IngestOptions:
-    embed_model: str
-    chunk_size: int = 200
-    chunk_overlap: int = 40
+    """What one ingest runs with; build it with ingest_options(settings) so it has the CLI's defaults."""
+
+    embed_model: str = DEFAULTS.embed_model
+    chunk_size: int = DEFAULTS.chunk_size
+    chunk_overlap: int = DEFAULTS.chunk_overlap
     pdf_password: str = ""
-    ocr: str = "auto"
+    ocr: str = DEFAULTS.ocr
     nougat_model: str = ""
     batch_chunks: int = 1024
     wait: bool = False
+
+
+def ingest_options(settings: Settings | None = None, **overrides) -> IngestOptions:
+    """IngestOptions from Settings (the CLI, bench/ and tests share these defaults), with the OCR
+    backends' options from ragchain.toml's [ocr] tables; `overrides` set the options Settings does
+    not hold (pdf_password, nougat_model, batch_chunks, wait)."""
+    from .ocr import OCR_BACKENDS, OcrMode
+
+    settings = settings or Settings()
+    tables = {name: settings.options_for("ocr", name) for name in OCR_BACKENDS.names()} if settings.components else {}
+    options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
+                            chunk_overlap=settings.chunk_overlap, ocr=OcrMode(settings.ocr, **tables))
+    options = dataclasses.replace(options, **overrides)
+    return dataclasses.replace(options, ocr=OcrMode(options.ocr, nougat={"model": options.nougat_model}))
 
 
 def file_hash(path: Path) -> str:
@@ -136,7 +156,8 @@ class _Notes:
 
 def _bind(index: Index, options: IngestOptions):
     embedder = load_embedder(options.embed_model)
-    index.bind(options.embed_model, embedder.dim, options.chunk_size, options.chunk_overlap)
+    index.bind(options.embed_model, embedder.dim, options.chunk_size, options.chunk_overlap,
+               matching_query_encoder(options.embed_model, embedder))
     return embedder
 
 
@@ -249,4 +270,4 @@ def _check_owners(docstore: DocStore, writer, docs: list[Document], path: str) -
             raise LoaderError(f"document ID {doc.doc_id!r} already comes from {owner}")
 
 
-__all__ = ["ingest", "IngestOptions", "IngestReport", "Skipped", "Chunk"]
+__all__ = ["ingest", "ingest_options", "IngestOptions", "IngestReport", "Skipped", "Chunk"]
