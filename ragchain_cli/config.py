@@ -43,6 +43,9 @@ class Settings:
     latest: bool = False
     hyde_passages: int = 1
     hyde_template: str = ""
+    engine: str = "local"  # ingest: local or ray
+    ray_address: str = ""  # ingest --engine ray: "" starts Ray for the run; "auto" or host:port joins a cluster
+    workers: int = 0  # ingest --engine ray: embedding actors; 0 = one per GPU, else one per CPU of the cluster
 
     def retriever_names(self) -> list[str]:
         return [name.strip() for name in self.retrievers.split(",") if name.strip()]
@@ -146,4 +149,6 @@ def load_settings(
     for name in ("k", "depth", "rerank_depth"):
         if getattr(settings, name) < 1:
             raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
+    if settings.workers < 0:
+        raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings
