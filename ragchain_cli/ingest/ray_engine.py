@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 RETRIES = 3  # a dead load task, or a dead actor and the batch it held, is retried this often
 EMBED_BATCH = 32  # document rows per embedding call
 MAX_BLOCKS = 2000  # one input block (one load task) per file, up to this many
+ACTOR_START_S = 600  # a pool that cannot start (too few resources) is an error after this, not a hang
 
 
 class ClusterError(RagchainError):
@@ -126,6 +127,7 @@ def _dataset(ray, rows: list[dict], options: IngestOptions, where: Placement):
     files = ray.data.from_items(rows, override_num_blocks=min(len(rows), MAX_BLOCKS))
     files.context.max_errored_blocks = -1  # a file that kills its worker every retry is reported, not fatal
     files.context.enable_progress_bars = False  # ragchain's own progress is on stderr
+    files.context.wait_for_min_actors_s = ACTOR_START_S  # every actor ready before work is handed out
     with warnings.catch_warnings():
         # Ray 2.60 still takes retry limits as ray_remote_args (deprecated for 2.64, which the pin excludes);
         # without them a file or a model that kills its process is retried forever
