@@ -103,6 +103,45 @@ def ingest_once(corpus: Path, engine: str, workers: int, scratch: Path, nodes: s
             **json.loads(timing.read_text())}
 
 
+def writer_ceiling(chunks: int, scratch: Path, per_file: int = 1000) -> dict:
+    """The single writer alone, fed documents with their vectors (what the Ray driver does): ~150-word
+    one-chunk documents, random unit vectors, into a fresh index; chunks/s of writes and of optimize."""
+    import random
+    import time
+
+    import numpy as np
+
+    from ragchain_cli.ingest.chunking import chunk_id
+    from ragchain_cli.ingest.writer import BatchWriter
+    from ragchain_cli.stores.docstore import FileRecord
+    from ragchain_cli.stores.index import Index
+    from ragchain_cli.types import Block, Chunk, Document
+
+    root = Path(tempfile.mkdtemp(prefix="writer-", dir=scratch))
+    index = Index(root, create=True)
+    rng, words = np.random.default_rng(0), [f"w{i}" for i in range(20000)]
+    pick = random.Random(0)
+    writer = BatchWriter(index, lambda: None, lambda dim: index.bind("all-MiniLM-L6-v2", dim, 200, 40))
+    started = time.perf_counter()
+    for number in range(chunks):
+        path = f"/bench/file{number // per_file}.jsonl"
+        text = " ".join(pick.choice(words) for _ in range(150))
+        doc = Document(f"d{number}", path, (Block(text),))
+        chunk = Chunk(chunk_id(doc.doc_id, 0, text), doc.doc_id, text, source=path)
+        vector = rng.standard_normal(384).astype(np.float32)
+        writer.add(path, [doc], [chunk], {chunk.chunk_id: vector / np.linalg.norm(vector)})
+        if (number + 1) % per_file == 0 or number + 1 == chunks:
+            writer.finish_file(FileRecord(path, "h", 1, 1))
+    writer.flush()
+    written = time.perf_counter() - started
+    optimize_started = time.perf_counter()
+    writer.optimize()
+    optimized = time.perf_counter() - optimize_started
+    index.close()
+    shutil.rmtree(root, ignore_errors=True)
+    return {"chunks": chunks, "write_s": written, "optimize_s": optimized}
+
+
 def row(run: dict) -> list:
     chunks = run["report"]["chunks_added"]
     writes = run["flush"] - run["driver_embed"]
@@ -126,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scratch", default=tempfile.gettempdir())
     parser.add_argument("--cluster-limit", type=int, default=0, help="abstracts for the 1- vs 2-node table (0: skip)")
     parser.add_argument("--log", default="", help="append every run as a JSON line here")
+    parser.add_argument("--writer-chunks", type=int, default=0, help="also time the single writer alone on N chunks")
     args = parser.parse_args(argv)
 
     scratch = Path(args.scratch)
@@ -143,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
             cluster_runs.append(ingest_once(small, "ray", 2, scratch, nodes))
             log(args.log, cluster_runs[-1])
     print(report(runs, cluster_runs, args))
+    if args.writer_chunks:
+        alone = writer_ceiling(args.writer_chunks, scratch)
+        log(args.log, alone)
+        print(f"\nsingle writer alone: {alone['chunks']} chunks written in {alone['write_s']:.1f} s "
+              f"({alone['chunks'] / alone['write_s']:.0f} chunks/s), optimize {alone['optimize_s']:.1f} s")
     return 0
 
 
