@@ -108,7 +108,9 @@ def _session(ray, address: str):
     if ray.is_initialized():
         yield
         return
-    options = {"address": address} if address else {"include_dashboard": False}
+    # "local" is a new Ray for this run: without it ray.init() joins whatever cluster `ray start` (or a
+    # stale /tmp/ray/ray_current_cluster) names, and waits on a dead one
+    options = {"address": address} if address else {"address": "local", "include_dashboard": False}
     try:
         ray.init(logging_level=logging.WARNING, **options)
     except (ConnectionError, ValueError) as exc:
