@@ -48,6 +48,9 @@ class Settings:
     hyde_template: str = ""
     recency_weight: float = 0.3
     components: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # [retrieve.X], [rerank.X], [ocr]
+    engine: str = "local"  # ingest: local or ray
+    ray_address: str = ""  # ingest --engine ray: "" starts Ray for the run; "auto" or host:port joins a cluster
+    workers: int = 0  # ingest --engine ray: embedding actors; 0 = one per GPU, else one per CPU of the cluster
 
     def options_for(self, kind: str, name: str) -> dict[str, Any]:
         """What ragchain.toml's tables set for one component (kind: retrieve, rerank or ocr)."""
@@ -169,4 +172,6 @@ def load_settings(
     for name in ("k", "depth", "rerank_depth"):
         if getattr(settings, name) < 1:
             raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
+    if settings.workers < 0:
+        raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

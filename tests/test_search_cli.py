@@ -104,7 +104,7 @@ def _imports_after(args: list[str], index=None) -> set[str]:
     code = (
         "import sys\nfrom ragchain_cli.cli.app import run\n"
         f"code = run({args!r})\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'lancedb', 'sentence_transformers'})\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'lancedb', 'sentence_transformers', 'ray'})\n"
         "print('HEAVY=' + ','.join(heavy))\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAGCHAIN_")}
@@ -117,6 +117,8 @@ def test_help_and_bm25_search_import_neither_torch_nor_lancedb(sample_index):
     assert _imports_after(["--help"]) == set()
     assert _imports_after(["search", "ferry", "--retrievers", "bm25", "--index", str(sample_index)]) == set()
     assert _imports_after(["status", "--index", str(sample_index)]) - {"lancedb"} == set()
+    assert "ray" not in _imports_after(["search", "ferry", "--index", str(sample_index)])
+    assert "ray" not in _imports_after(["ask", "ferry", "--no-generate", "--index", str(sample_index)])
 
 
 def test_console_script_exit_code_and_json_pipe(sample_index):

@@ -14,7 +14,8 @@ def _registries() -> dict[str, dict[str, str]]:
                    "cc": "convex combination of normalised scores (zscore, minmax, dbsf)"}
     out = {"retrievers": RETRIEVERS.describe(), "fusion": {name: fusion_help.get(name, "") for name in sorted(FUSIONS)}}
     for kind, module, attr in (("rerankers", "ragchain_cli.rerank", "RERANKERS"),
-                               ("ocr", "ragchain_cli.ingest.ocr", "OCR_BACKENDS")):
+                               ("ocr", "ragchain_cli.ingest.ocr", "OCR_BACKENDS"),
+                               ("engines", "ragchain_cli.ingest.engines", "ENGINES")):
         try:
             registry = getattr(__import__(module, fromlist=[attr]), attr)
         except (ImportError, AttributeError):
@@ -60,7 +61,7 @@ def _render(console, payload: dict) -> None:
     console.print("[bold]embedding model[/]")
     for m in payload["embedding"]:
         console.print(f"  {m['name']:<30} {'installed' if m['installed'] else 'missing'}  [dim]{m['description']}[/]")
-    for kind, table in (("retrievers", "retrieve"), ("fusion", ""), ("rerankers", "rerank"), ("ocr", "ocr")):
+    for kind, table in (("retrievers", "retrieve"), ("fusion", ""), ("rerankers", "rerank"), ("ocr", "ocr"), ("engines", "")):
         if kind in payload:
             console.print(f"[bold]{kind}[/]")
             for name, help_text in payload[kind].items():

@@ -101,6 +101,7 @@ def warn(message: str) -> None:
 
 
 def error(message: str, hint: str = "") -> None:
-    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    """An error and its hint, as written: brackets in them (`ragchain-cli[ray]`) are text, not markup."""
+    stderr.print(f"[bold red]error:[/] {shown(message)}", markup=True)
     if hint:
-        stderr.print(f"[dim]hint:[/] {hint}")
+        stderr.print(f"[dim]hint:[/] {shown(hint)}")

@@ -114,6 +114,12 @@ class DocStore:
         row = self.conn.execute("SELECT 1 FROM documents WHERE file_path = ? LIMIT 1", (path,)).fetchone()
         return row is not None
 
+    def file_chunk_ids(self, path: str) -> set[str]:
+        """The chunk IDs of the file's stored documents (whose vectors a re-ingest can keep)."""
+        rows = self.conn.execute(
+            "SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE d.file_path = ?", (path,))
+        return {row[0] for row in rows}
+
     def doc_owner(self, doc_id: str) -> str | None:
         row = self.conn.execute("SELECT file_path FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return row[0] if row else None

@@ -62,9 +62,11 @@ def tokenizer_file(name: str) -> Path:
 
 
 class SentenceTransformerEmbedder:
-    """sentence-transformers on the CPU; torch is imported only when this is built."""
+    """sentence-transformers (on the CPU unless told; a Ray actor on a GPU passes "cuda"); torch is
+    imported only when this is built."""
 
-    def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None) -> None:
+    def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None,
+                 device: str = "cpu") -> None:
         folder = model_folder(name)
         hub_offline()
         try:
@@ -75,7 +77,7 @@ class SentenceTransformerEmbedder:
                 "sentence-transformers is not installed", "run ./install.sh or pip install sentence-transformers"
             ) from None
         torch.set_num_threads(threads or os.cpu_count() or 1)
-        self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+        self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
         self.name = name
         get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
