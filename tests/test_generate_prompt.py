@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ragchain_cli.generate.attribution import attribute
 from ragchain_cli.errors import UsageError
 from ragchain_cli.generate.answer import NOTHING_FOUND, answer_question
 from ragchain_cli.generate.prompt import (
@@ -125,3 +126,10 @@ def test_attribution_needs_most_of_the_sentence_in_one_passage():
     passages = ["apples grow on trees in autumn orchards", "ships sail across stormy oceans"]
     assert attribute("Apples grow in orchards.", passages) == ("Apples grow in orchards [1].", [1])
     assert attribute("Bananas ripen quickly indoors.", passages) == ("Bananas ripen quickly indoors.", [])
+
+
+def test_attribution_never_cuts_a_number_at_its_decimal_point():
+    text, used = attribute("Each registered visitor must now pay 0.42 euros. It rose in 2025.",
+                           ["each registered visitor must now pay 0.42 euros a day"])
+    assert text.startswith("Each registered visitor must now pay 0.42 euros [1].")
+    assert used == [1]

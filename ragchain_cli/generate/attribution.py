@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# a sentence ends at . ! ? (not at the point of a number such as 0.42) or at a line end
+_SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+(?:[.!?]+|$)")
 MIN_WORDS = 3
 
 
