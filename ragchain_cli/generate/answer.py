@@ -112,7 +112,10 @@ def _generate_timed(llm: ChatModel, messages: list[dict], max_tokens: int, strea
 
     started = time.perf_counter()
     try:
-        llm.chat(messages, max_tokens=max_tokens, temperature=0.0, stop=STOP, on_token=relay)
+        reply = llm.chat(messages, max_tokens=max_tokens, temperature=0.0, stop=STOP, on_token=relay)
+        if not first and reply:  # a model that returns its reply without streaming it
+            first.append(time.perf_counter())
+            stream.feed(reply)
     except _Enough:
         pass
     finished = time.perf_counter()
