@@ -31,6 +31,7 @@ class Settings:
     norm: str = "zscore"
     weights: dict[str, float] = field(default_factory=dict)
     depth: int = 1000
+    passage_decay: float = 0.0
     k: int = 10
     rerank: str = ""
     rerank_depth: int = 20

@@ -1,5 +1,8 @@
 """The search pipeline: retrievers -> fusion -> Linker hydration -> filters -> recency ->
-rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders."""
+rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders.
+
+With `documents` (search --documents, eval) the fusion is over documents: each retriever's list
+is collapsed to its documents before fusing (retrieve/documents.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from ..stores.linker import Linker
 from ..timeaware import recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
+from .documents import DocumentRanker
 
 FILTER_OVERFETCH = 5
 
@@ -36,6 +40,7 @@ class SearchOptions:
     recency: float | None = None
     recency_weight: float = 0.3
     documents: bool = False
+    passage_decay: float = 0.0  # documents: a document's score is max + decay * 2nd + decay^2 * 3rd ...
     rerank: str = ""
     rerank_depth: int = 20
     reranker_options: dict = field(default_factory=dict)
@@ -56,6 +61,7 @@ class SearchPipeline:
         self.index = index
         self.options = options
         self.linker = Linker(index.docstore)
+        self.ranker = DocumentRanker(self.linker, options.passage_decay)
         self.timings: dict[str, float] = defaultdict(float)
         extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
         self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index, **extra)
@@ -96,7 +102,8 @@ class SearchPipeline:
         results = []
         for query, runs in zip(queries, self.retrieve_runs(queries)):
             weights = self.expander.weights(runs, opts.weights) if self.expander else opts.weights or None
-            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
+            rank = self.ranker.rank if opts.documents else fuse
+            fused = self._timed("fuse", rank, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
             results.append(self.finish(query, fused))
         return results
 
