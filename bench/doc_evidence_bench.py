@@ -13,11 +13,15 @@ Lists (each truncated to --depth):
   bm25c  BM25 over chunks (title + chunk, as ingested)       densec  cosine over chunk vectors
   bm25d  BM25 over whole documents (title + text)           densed  cosine to the mean chunk vector
 Document scores from a chunk list: `max` (max-passage) or `dsum a` (max + a*second + a^2*third ...).
+
+An index that holds only part of the corpus (an ingest still running, or `--limit`) is scored as a
+sub-collection: the documents it holds, the judgements on them, the queries with at least one.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 import tempfile
@@ -46,7 +50,8 @@ def load_index(root: Path):
     ids = data.column("chunk_id").to_pylist()
     matrix = data.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False).reshape(len(ids), -1)
     owner = {cid: doc for cid, doc, _ in rows}
-    return index, ids, matrix.astype(np.float32), owner
+    keep = [i for i, cid in enumerate(ids) if cid in owner]  # a table ahead of a docstore being written
+    return index, [ids[i] for i in keep], matrix[keep].astype(np.float32), owner
 
 
 def top(scores: np.ndarray, ids: list[str], depth: int) -> list[tuple[str, float]]:
@@ -64,9 +69,9 @@ def doc_vectors(ids, matrix, owner):
     return docs, mean / np.linalg.norm(mean, axis=1, keepdims=True)
 
 
-def whole_doc_bm25(corpus: Path, texts: dict[str, str], depth: int, tmp: Path) -> dict[str, list]:
+def whole_doc_bm25(corpus: Path, held: set[str], texts: dict[str, str], depth: int, tmp: Path) -> dict[str, list]:
     lexical = LexicalIndex(tmp / "docs")
-    docs = benchlib.read_jsonl(corpus)
+    docs = [d for d in benchlib.read_jsonl(corpus) if d["_id"] in held]
     lexical.apply([], [(d["_id"], f"{d['title'].strip()}\n{d['text'].strip()}".strip()) for d in docs])
     found = {qid: lexical.search(text, depth) for qid, text in texts.items()}
     lexical.close()
@@ -108,21 +113,23 @@ def main(argv: list[str] | None = None) -> int:
     data = Path(args.data)
     queries = read_queries(data / "queries.jsonl")
     qrels = read_qrels(data / "qrels-train.tsv")
-    texts = {q: queries[q] for q in qrels}
     index, ids, matrix, owner = load_index(Path(args.index))
+    held = set(owner.values())
+    qrels = {q: kept for q, judged in qrels.items() if (kept := {d: g for d, g in judged.items() if d in held})}
+    texts = {q: queries[q] for q in qrels}
     qids = list(texts)
     qvec = load_embedder(index.manifest()["embed_model"]).embed([texts[q] for q in qids])
     depth = args.depth
     lists = {"bm25c": {}, "densec": {}, "densed": {}}
     docs, dmatrix = doc_vectors(ids, matrix, owner)
     for q, v in zip(qids, qvec):
-        lists["bm25c"][q] = index.lexical.search(texts[q], depth)
+        lists["bm25c"][q] = [(c, sc) for c, sc in index.lexical.search(texts[q], depth) if c in owner]
         lists["densec"][q] = top(matrix @ v, ids, depth)
         lists["densed"][q] = top(dmatrix @ v, docs, depth)
     with tempfile.TemporaryDirectory(prefix="docev-") as tmp:
-        lists["bm25d"] = whole_doc_bm25(benchlib.corpus_path(args.data), texts, depth, Path(tmp))
+        lists["bm25d"] = whole_doc_bm25(benchlib.corpus_path(args.data), held, texts, depth, Path(tmp))
     runs = configurations(lists, owner, qids)
-    report(runs, qrels, args, index)
+    report(runs, qrels, args, index, len(held))
     return 0
 
 
@@ -160,7 +167,7 @@ def configurations(lists, owner, qids) -> dict[str, dict]:
     return runs
 
 
-def report(runs, qrels, args, index) -> None:
+def report(runs, qrels, args, index, documents: int) -> None:
     halves = split(qrels)
     base_name = next(iter(runs))
     rows = []
@@ -176,7 +183,8 @@ def report(runs, qrels, args, index) -> None:
         rows.append(row)
     text = "\n".join([
         "# Document-level evidence prototype (SciFact train, fixed halves)", "",
-        f"Machine: {benchlib.machine()}. Index: {args.index} ({index.manifest()}). Depth {args.depth}. "
+        f"Machine: {benchlib.machine()}. Index: {args.index} ({index.manifest()}), "
+        f"{documents} documents. Queries: {len(halves[0])} / {len(halves[1])}. Depth {args.depth}. "
         f"Command: `{' '.join(['python', *sys.argv])}`", "",
         benchlib.table(["configuration", "h1 nDCG@10", "h1 delta", "h1 p", "h1 R@100",
                         "h2 nDCG@10", "h2 delta", "h2 p", "h2 R@100"], rows),

@@ -32,6 +32,7 @@ class Settings:
     weights: dict[str, float] = field(default_factory=dict)
     depth: int = 1000
     passage_decay: float = 0.0
+    whole_documents: bool = True
     k: int = 10
     rerank: str = ""
     rerank_depth: int = 20

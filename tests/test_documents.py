@@ -79,3 +79,90 @@ def test_pipeline_documents_mode_ranks_documents_and_hydrates_their_chunks(three
         assert [(h.doc_id, h.chunk_id) for h in direct] == [(h.doc_id, h.chunk_id) for h in hits]
     finally:
         index.close()
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    (folder / name).write_text(text, encoding="utf-8")
+
+
+def _whole_ids(index_dir: Path) -> tuple[set, set, dict]:
+    index = Index(index_dir)
+    try:
+        return index.documents.ids(), index.docstore.document_ids(), index.manifest()
+    finally:
+        index.close()
+
+
+def test_whole_document_index_follows_ingest_edit_delete_and_backfill(tmp_path, cli):
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    filler = " ".join(f"word{i}" for i in range(40))
+    _write(corpus, "a.txt", f"The quokka hops at dawn. {filler} A small marsupial of Rottnest.\n")
+    _write(corpus, "b.txt", "The quokka quokka quokka smiles for photographs.\n")
+    _write(corpus, "c.txt", "Penguins nest on the beach.\n")
+    assert cli("ingest", corpus, "--chunk-size", "16", "--chunk-overlap", "0", "--json").code == 0
+    whole, docs, manifest = _whole_ids(tmp_path / ".ragchain")
+    assert whole == docs == {"docs/a.txt", "docs/b.txt", "docs/c.txt"} and manifest["document_index"] == "bm25"
+
+    index = Index(tmp_path / ".ragchain")
+    try:  # the two words are in different chunks of a.txt: only the whole document has both
+        assert index.documents.search("quokka marsupial", 3)[0][0] == "docs/a.txt"
+        chunk_docs = index.docstore.doc_ids([cid for cid, _ in index.lexical.search("quokka marsupial", 1)])
+        assert set(chunk_docs.values()) == {"docs/b.txt"}
+        hits = SearchPipeline(index, SearchOptions(retrievers=["bm25"], documents=True)).search("quokka marsupial")
+        assert hits[0].doc_id == "docs/a.txt" and set(hits[0].explain) == {"bm25", "bm25-doc"}
+        assert hits[0].chunk.doc_id == "docs/a.txt"
+        off = SearchOptions(retrievers=["bm25"], documents=True, whole_documents=False)
+        assert SearchPipeline(index, off).search("quokka marsupial")[0].doc_id == "docs/b.txt"
+    finally:
+        index.close()
+
+    _write(corpus, "c.txt", "Penguins and a walrus nest on the beach.\n")
+    (corpus / "b.txt").unlink()
+    assert cli("ingest", corpus, "--chunk-size", "16", "--chunk-overlap", "0", "--json").code == 0
+    whole, docs, _ = _whole_ids(tmp_path / ".ragchain")
+    assert whole == docs == {"docs/a.txt", "docs/c.txt"}
+    index = Index(tmp_path / ".ragchain")
+    try:
+        assert [d for d, _ in index.documents.search("walrus", 3)] == ["docs/c.txt"]
+        # an index from before documents/ existed: no manifest entry, no folder -> the next ingest backfills
+        index.docstore.conn.execute("DELETE FROM meta WHERE key = 'document_index'")
+        index.documents.apply(sorted(index.documents.ids()), [])
+    finally:
+        index.close()
+    checked = cli("check", "--json")
+    assert checked.code == 0  # without the manifest entry, documents/ is not expected
+    assert cli("ingest", corpus, "--chunk-size", "16", "--chunk-overlap", "0", "--json").code == 0
+    whole, docs, manifest = _whole_ids(tmp_path / ".ragchain")
+    assert whole == docs == {"docs/a.txt", "docs/c.txt"} and manifest["document_index"] == "bm25"
+    assert cli("check", "--json").code == 0
+
+
+def test_check_reports_a_whole_document_entry_the_docstore_lacks(tmp_path, cli):
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    _write(corpus, "a.txt", "Otters hold hands while they sleep.\n")
+    assert cli("ingest", corpus, "--json").code == 0
+    index = Index(tmp_path / ".ragchain")
+    try:
+        index.documents.apply([], [("ghost", "a document nobody stored")])
+        found = index.check()
+        assert found.extra_documents == ["ghost"] and not found.consistent
+        index.rebuild_documents(["ghost"])  # what replaying a `doc` journal entry does
+        assert index.check().consistent
+    finally:
+        index.close()
+
+
+def test_document_text_counts_the_overlap_of_neighbouring_chunks_once(tmp_path, cli):
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    text = " ".join(f"w{i}" for i in range(60))
+    _write(corpus, "a.txt", text + "\n")
+    assert cli("ingest", corpus, "--chunk-size", "24", "--chunk-overlap", "8", "--json").code == 0
+    index = Index(tmp_path / ".ragchain")
+    try:
+        assert index.docstore.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0] >= 3
+        assert index.docstore.document_texts(["docs/a.txt"])["docs/a.txt"].split() == text.split()
+    finally:
+        index.close()

@@ -2,7 +2,8 @@
 rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders.
 
 With `documents` (search --documents, eval) the fusion is over documents: each retriever's list
-is collapsed to its documents before fusing (retrieve/documents.py)."""
+is collapsed to its documents before fusing, and with bm25 a BM25 list over whole documents
+joins them (retrieve/documents.py)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ class SearchOptions:
     recency_weight: float = 0.3
     documents: bool = False
     passage_decay: float = 0.0  # documents: a document's score is max + decay * 2nd + decay^2 * 3rd ...
+    whole_documents: bool = True  # documents: with bm25, also BM25 over whole documents (if the index has it)
     rerank: str = ""
     rerank_depth: int = 20
     reranker_options: dict = field(default_factory=dict)
@@ -66,6 +68,10 @@ class SearchPipeline:
         extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
         self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index, **extra)
                            for name in options.retrievers}
+        if options.documents and options.whole_documents and "bm25" in self.retrievers and index.has_documents():
+            from .bm25 import BM25DocumentRetriever
+
+            self.retrievers[BM25DocumentRetriever.name] = BM25DocumentRetriever(index)
         self.expander = None
         if options.expand:
             from .expand import QueryExpander
