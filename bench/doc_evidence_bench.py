@@ -42,6 +42,11 @@ from ragchain_cli.stores.lexical import LexicalIndex
 from ragchain_cli.types import Hit
 
 
+DECAYS = (0.0, 0.3)  # 0.5 lost on every list and fusion in the first run (bench/RESULTS.md)
+SHARED = {"bm25 pair 0.3 / dense pair 0.7": {"b": 0.15, "bd": 0.15, "d": 0.35, "dd": 0.35},
+          "bm25 pair 0.5 / dense pair 0.5": {"b": 0.25, "bd": 0.25, "d": 0.25, "dd": 0.25}}
+
+
 def load_index(root: Path):
     index = Index(root)
     rows = index.docstore.conn.execute("SELECT chunk_id, doc_id, ordinal FROM chunks").fetchall()
@@ -141,7 +146,7 @@ def configurations(lists, owner, qids) -> dict[str, dict]:
 
     L = lists
     runs["baseline: chunk cc -> max-passage (today)"] = per_query(lambda q: baseline(L["bm25c"][q], L["densec"][q], owner))
-    for decay in (0.0, 0.3, 0.5):
+    for decay in DECAYS:
         tag = "max" if decay == 0 else f"dsum {decay}"
         runs[f"bm25c {tag}"] = per_query(lambda q: dict(collapse(L["bm25c"][q], owner, decay)))
         runs[f"densec {tag}"] = per_query(lambda q: dict(collapse(L["densec"][q], owner, decay)))
@@ -161,6 +166,16 @@ def configurations(lists, owner, qids) -> dict[str, dict]:
     runs["doc cc(bm25d, densec max)"] = per_query(lambda q: fuse_docs(
         {"bd": L["bm25d"][q], "d": collapse(L["densec"][q], owner, 0.0)}))
     runs["doc cc(bm25d, densed)"] = per_query(lambda q: fuse_docs({"bd": L["bm25d"][q], "dd": L["densed"][q]}))
+    for label, weights in SHARED.items():
+        runs[f"doc cc(bm25c, densec, bm25d, densed) max, {label}"] = per_query(lambda q: fuse_docs(
+            {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0),
+             "bd": L["bm25d"][q], "dd": L["densed"][q]}, weights=weights))
+    runs["doc cc(bm25c, densec, bm25d) max, bm25c/bm25d share 0.5"] = per_query(lambda q: fuse_docs(
+        {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0), "bd": L["bm25d"][q]},
+        weights={"b": 0.25, "bd": 0.25, "d": 0.5}))
+    runs["doc cc(bm25c, densec, densed) max, densec/densed share 0.5"] = per_query(lambda q: fuse_docs(
+        {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0), "dd": L["densed"][q]},
+        weights={"b": 0.5, "d": 0.25, "dd": 0.25}))
     runs["doc rrf(bm25c, densec, bm25d, densed) max"] = per_query(lambda q: fuse_docs(
         {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0),
          "bd": L["bm25d"][q], "dd": L["densed"][q]}, method="rrf"))

@@ -70,7 +70,7 @@ def test_documents_are_fused_after_each_list_is_collapsed(three_docs):
 def test_pipeline_documents_mode_ranks_documents_and_hydrates_their_chunks(three_docs):
     index = Index(three_docs)
     try:
-        pipeline = SearchPipeline(index, SearchOptions(documents=True, k=10, passage_decay=0.5))
+        pipeline = SearchPipeline(index, SearchOptions(documents=True, document_fusion=True, k=10, passage_decay=0.5))
         hits = pipeline.search("otters eat crabs and clams in the estuary")
         assert sorted(h.doc_id for h in hits) == ["x", "y", "z"]  # one hit per document
         assert hits[0].doc_id == "x" and hits[0].chunk.doc_id == "x" and hits[0].chunk.text
@@ -109,10 +109,11 @@ def test_whole_document_index_follows_ingest_edit_delete_and_backfill(tmp_path, 
         assert index.documents.search("quokka marsupial", 3)[0][0] == "docs/a.txt"
         chunk_docs = index.docstore.doc_ids([cid for cid, _ in index.lexical.search("quokka marsupial", 1)])
         assert set(chunk_docs.values()) == {"docs/b.txt"}
-        hits = SearchPipeline(index, SearchOptions(retrievers=["bm25"], documents=True)).search("quokka marsupial")
+        on = SearchOptions(retrievers=["bm25"], documents=True, document_fusion=True, whole_documents=True)
+        hits = SearchPipeline(index, on).search("quokka marsupial")
         assert hits[0].doc_id == "docs/a.txt" and set(hits[0].explain) == {"bm25", "bm25-doc"}
         assert hits[0].chunk.doc_id == "docs/a.txt"
-        off = SearchOptions(retrievers=["bm25"], documents=True, whole_documents=False)
+        off = SearchOptions(retrievers=["bm25"], documents=True, document_fusion=True)
         assert SearchPipeline(index, off).search("quokka marsupial")[0].doc_id == "docs/b.txt"
     finally:
         index.close()

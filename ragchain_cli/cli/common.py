@@ -65,7 +65,7 @@ def search_options(settings: Settings, since=None, until=None, source=None, rece
         weights=weights, depth=settings.depth, k=settings.k,
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
-        documents=documents, passage_decay=settings.passage_decay,
+        documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
         whole_documents=settings.whole_documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},

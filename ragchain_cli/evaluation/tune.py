@@ -52,7 +52,7 @@ def collect_runs(pipeline, queries: dict[str, str]) -> dict[str, dict[str, list[
 
 def tune(pipeline, queries: dict[str, str], qrels: dict, metric: str = "ndcg@10") -> list[Trial]:
     """All trials, best first (ties keep grid order)."""
-    names = list(pipeline.retrievers)
+    names = [name for name in pipeline.retrievers if not pipeline.ranker.is_whole(name)]  # bm25-doc follows bm25
     if len(names) < 2:
         raise UsageError("--tune needs at least two retrievers to fuse", "pass --retrievers bm25,dense")
     runs = collect_runs(pipeline, queries)
@@ -60,7 +60,7 @@ def tune(pipeline, queries: dict[str, str], qrels: dict, metric: str = "ndcg@10"
     for params in grid(names):
         options = {"k": params.get("rrf_k", 60), "norm": params.get("norm", "zscore"),
                    "weights": params.get("weights") or None}
-        run = {qid: to_run_entry(pipeline.ranker.rank(params["fusion"], lists, **options)) for qid, lists in runs.items()}
+        run = {qid: to_run_entry(pipeline.fuse(params["fusion"], lists, **options)) for qid, lists in runs.items()}
         trials.append(Trial(params, evaluate(qrels, run, [metric])[metric]))
     return sorted(trials, key=lambda t: -t.score)
 

@@ -1,9 +1,9 @@
 """The search pipeline: retrievers -> fusion -> Linker hydration -> filters -> recency ->
 rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders.
 
-With `documents` (search --documents, eval) the fusion is over documents: each retriever's list
-is collapsed to its documents before fusing, and with bm25 a BM25 list over whole documents
-joins them (retrieve/documents.py)."""
+With `documents` and `document_fusion` the fusion is over documents: each retriever's list is
+collapsed to its documents before fusing, and with `whole_documents` a BM25 list over whole
+documents joins them (retrieve/documents.py)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,9 @@ class SearchOptions:
     recency: float | None = None
     recency_weight: float = 0.3
     documents: bool = False
-    passage_decay: float = 0.0  # documents: a document's score is max + decay * 2nd + decay^2 * 3rd ...
-    whole_documents: bool = True  # documents: with bm25, also BM25 over whole documents (if the index has it)
+    document_fusion: bool = False  # documents: collapse each retriever's list to documents, then fuse
+    passage_decay: float = 0.0  # document_fusion: a document scores max + decay * 2nd + decay^2 * 3rd ...
+    whole_documents: bool = False  # document_fusion with bm25: BM25 over whole documents too (if indexed)
     rerank: str = ""
     rerank_depth: int = 20
     reranker_options: dict = field(default_factory=dict)
@@ -68,7 +69,7 @@ class SearchPipeline:
         extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
         self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index, **extra)
                            for name in options.retrievers}
-        if options.documents and options.whole_documents and "bm25" in self.retrievers and index.has_documents():
+        if self.fuses_documents and options.whole_documents and "bm25" in self.retrievers and index.has_documents():
             from .bm25 import BM25DocumentRetriever
 
             self.retrievers[BM25DocumentRetriever.name] = BM25DocumentRetriever(index)
@@ -108,10 +109,17 @@ class SearchPipeline:
         results = []
         for query, runs in zip(queries, self.retrieve_runs(queries)):
             weights = self.expander.weights(runs, opts.weights) if self.expander else opts.weights or None
-            rank = self.ranker.rank if opts.documents else fuse
-            fused = self._timed("fuse", rank, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
+            fused = self._timed("fuse", self.fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
             results.append(self.finish(query, fused))
         return results
+
+    @property
+    def fuses_documents(self) -> bool:
+        return self.options.documents and self.options.document_fusion
+
+    def fuse(self, method: str, runs, **options) -> list[Hit]:
+        """fusion.fuse over chunks, or over documents (each list collapsed first) with document_fusion."""
+        return (self.ranker.rank if self.fuses_documents else fuse)(method, runs, **options)
 
     def retrieve_runs(self, queries: list[str]) -> list[dict[str, list[Hit]]]:
         """Each query's ranked list from every retriever, before fusion; with expand, also the
