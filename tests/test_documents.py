@@ -85,6 +85,14 @@ def _write(folder: Path, name: str, text: str) -> None:
     (folder / name).write_text(text, encoding="utf-8")
 
 
+def _corpus(tmp_path: Path, **files: str) -> Path:
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    for name, text in files.items():
+        _write(corpus, f"{name}.txt", text)
+    return corpus
+
+
 def _whole_ids(index_dir: Path) -> tuple[set, set, dict]:
     index = Index(index_dir)
     try:
@@ -94,12 +102,9 @@ def _whole_ids(index_dir: Path) -> tuple[set, set, dict]:
 
 
 def test_whole_document_index_follows_ingest_edit_delete_and_backfill(tmp_path, cli):
-    corpus = tmp_path / "docs"
-    corpus.mkdir()
     filler = " ".join(f"word{i}" for i in range(40))
-    _write(corpus, "a.txt", f"The quokka hops at dawn. {filler} A small marsupial of Rottnest.\n")
-    _write(corpus, "b.txt", "The quokka quokka quokka smiles for photographs.\n")
-    _write(corpus, "c.txt", "Penguins nest on the beach.\n")
+    corpus = _corpus(tmp_path, a=f"The quokka hops at dawn. {filler} A small marsupial of Rottnest.\n",
+                     b="The quokka quokka quokka smiles for photographs.\n", c="Penguins nest on the beach.\n")
     assert cli("ingest", corpus, "--chunk-size", "16", "--chunk-overlap", "0", "--json").code == 0
     whole, docs, manifest = _whole_ids(tmp_path / ".ragchain")
     assert whole == docs == {"docs/a.txt", "docs/b.txt", "docs/c.txt"} and manifest["document_index"] == "bm25"
@@ -140,9 +145,7 @@ def test_whole_document_index_follows_ingest_edit_delete_and_backfill(tmp_path, 
 
 
 def test_check_reports_a_whole_document_entry_the_docstore_lacks(tmp_path, cli):
-    corpus = tmp_path / "docs"
-    corpus.mkdir()
-    _write(corpus, "a.txt", "Otters hold hands while they sleep.\n")
+    corpus = _corpus(tmp_path, a="Otters hold hands while they sleep.\n")
     assert cli("ingest", corpus, "--json").code == 0
     index = Index(tmp_path / ".ragchain")
     try:
@@ -156,10 +159,8 @@ def test_check_reports_a_whole_document_entry_the_docstore_lacks(tmp_path, cli):
 
 
 def test_document_text_counts_the_overlap_of_neighbouring_chunks_once(tmp_path, cli):
-    corpus = tmp_path / "docs"
-    corpus.mkdir()
     text = " ".join(f"w{i}" for i in range(60))
-    _write(corpus, "a.txt", text + "\n")
+    corpus = _corpus(tmp_path, a=text + "\n")
     assert cli("ingest", corpus, "--chunk-size", "24", "--chunk-overlap", "8", "--json").code == 0
     index = Index(tmp_path / ".ragchain")
     try:
