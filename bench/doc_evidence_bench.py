@@ -21,7 +21,6 @@ sub-collection: the documents it holds, the judgements on them, the queries with
 from __future__ import annotations
 
 import argparse
-import functools
 import math
 import sys
 import tempfile
@@ -36,6 +35,7 @@ from ragchain_cli.evaluation.compare import randomization_test
 from ragchain_cli.evaluation.metrics import evaluate_report
 from ragchain_cli.evaluation.readers import read_qrels, read_queries
 from ragchain_cli.fusion import collapse_to_documents, fuse
+from ragchain_cli.retrieve.pipeline import SearchPipeline
 from ragchain_cli.stores.embedders import load_embedder
 from ragchain_cli.stores.index import Index
 from ragchain_cli.stores.lexical import LexicalIndex
@@ -114,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", required=True)
     parser.add_argument("--depth", type=int, default=1000)
     parser.add_argument("--out", default="doc_evidence.md")
+    parser.add_argument("--latency", type=int, default=0, help="only time N warm queries per pipeline setting")
     args = parser.parse_args(argv)
+    if args.latency:
+        return latency(Path(args.index), list(read_queries(Path(args.data) / "queries.jsonl").values())[: args.latency])
     data = Path(args.data)
     queries = read_queries(data / "queries.jsonl")
     qrels = read_qrels(data / "qrels-train.tsv")
@@ -206,6 +209,44 @@ def report(runs, qrels, args, index, documents: int) -> None:
     ])
     benchlib.write_report(args.out, text)
     print(text)
+
+
+def latency(root: Path, texts: list[str]) -> int:
+    """Warm single-query SearchPipeline.search() p50/p95 per setting, settings interleaved query by
+    query (side by side, one process); builds documents/ first if the index predates it."""
+    import time
+
+    from ragchain_cli.config import Settings
+    from ragchain_cli.cli.common import search_options
+
+    index = Index(root)
+    with index.write_lock(wait=True):
+        index.backfill_documents()
+    base = Settings()
+    settings = {"chunks (default)": search_options(base),
+                "--documents (default)": search_options(base, documents=True),
+                "--documents, document_fusion": search_options(base, documents=True),
+                "--documents, document_fusion + whole_documents": search_options(base, documents=True)}
+    settings["--documents, document_fusion"].document_fusion = True
+    settings["--documents, document_fusion + whole_documents"].document_fusion = True
+    settings["--documents, document_fusion + whole_documents"].whole_documents = True
+    pipelines = {name: SearchPipeline(index, options) for name, options in settings.items()}
+    times: dict[str, list[float]] = {name: [] for name in pipelines}
+    for text in texts[:5]:  # warm-up
+        for pipeline in pipelines.values():
+            pipeline.search(text)
+    for text in texts:
+        for name, pipeline in pipelines.items():
+            started = time.perf_counter()
+            pipeline.search(text)
+            times[name].append((time.perf_counter() - started) * 1000)
+    rows = [[name, f"{benchlib.median(t):.1f}", f"{benchlib.percentile(t, 95):.1f}"] for name, t in times.items()]
+    text = "\n".join([f"Machine: {benchlib.machine()}. {len(texts)} queries, depth {base.depth}, k {base.k}. "
+                      f"Command: `{' '.join(['python', *sys.argv])}`", "",
+                      benchlib.table(["setting", "p50 ms", "p95 ms"], rows)])
+    benchlib.write_report("doc_evidence_latency.md", text)
+    print(text)
+    return 0
 
 
 if __name__ == "__main__":
