@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install ragchain into the active Python environment (use a virtualenv).
 #   ./install.sh          the tool, the bundled models, local generation (llama.cpp), OCR (RapidOCR)
-#   ./install.sh --dev    the same plus the test and evaluation extras
+#   ./install.sh --dev    the same plus the test and evaluation extras and Ray (the `ray` extra, for --engine ray)
 # Tesseract (faster OCR, preferred by --ocr auto when present) is a system package:
 #   apt-get install tesseract-ocr tesseract-ocr-eng
 # Why a script and not one pip line: torch must be the CPU build (installed first, by exact

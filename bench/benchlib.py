@@ -15,6 +15,10 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from ragchain_cli.offline import cli_process
+
+cli_process()  # the CLI's process switches (offline, one BLAS thread), so bench/ measures what the CLI runs
+
 OUT = Path(__file__).resolve().parent / "out"
 
 

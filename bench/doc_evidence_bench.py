@@ -217,7 +217,7 @@ def latency(root: Path, texts: list[str]) -> int:
     import time
 
     from ragchain_cli.config import Settings
-    from ragchain_cli.cli.common import search_options
+    from ragchain_cli.retrieve.pipeline import search_options
 
     index = Index(root)
     with index.write_lock(wait=True):
@@ -225,11 +225,9 @@ def latency(root: Path, texts: list[str]) -> int:
     base = Settings()
     settings = {"chunks (default)": search_options(base),
                 "--documents (default)": search_options(base, documents=True),
-                "--documents, document_fusion": search_options(base, documents=True),
-                "--documents, document_fusion + whole_documents": search_options(base, documents=True)}
-    settings["--documents, document_fusion"].document_fusion = True
-    settings["--documents, document_fusion + whole_documents"].document_fusion = True
-    settings["--documents, document_fusion + whole_documents"].whole_documents = True
+                "--documents, document_fusion": search_options(base, documents=True, document_fusion=True),
+                "--documents, document_fusion + whole_documents": search_options(
+                    base, documents=True, document_fusion=True, whole_documents=True)}
     pipelines = {name: SearchPipeline(index, options) for name, options in settings.items()}
     times: dict[str, list[float]] = {name: [] for name in pipelines}
     for text in texts[:5]:  # warm-up

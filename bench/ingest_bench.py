@@ -29,7 +29,7 @@ from pathlib import Path
 import benchlib
 
 from ragchain_cli.ingest.chunking import Chunker
-from ragchain_cli.ingest.pipeline import IngestOptions, ingest
+from ragchain_cli.ingest.pipeline import IngestOptions, ingest, ingest_options
 from ragchain_cli.ingest.writer import BatchWriter
 from ragchain_cli.stores.docstore import DocStore
 from ragchain_cli.stores.embedders import SentenceTransformerEmbedder, load_embedder
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True, help="BEIR folder holding corpus.jsonl.gz")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--limit", type=int, default=0, help="only the first N documents (0 = all)")
-    parser.add_argument("--chunk-size", type=int, default=None, help="default: IngestOptions' default")
+    parser.add_argument("--chunk-size", type=int, default=None, help="default: config.Settings' default")
     parser.add_argument("--chunk-overlap", type=int, default=None)
     parser.add_argument("--profile", action="store_true", help="cProfile one more ingest")
     parser.add_argument("--out", default="ingest.md", help="report file name under bench/out/")
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         corpus = benchlib.subset_corpus(corpus, args.limit, scratch)
     extra = {k: v for k, v in (("chunk_size", args.chunk_size), ("chunk_overlap", args.chunk_overlap)) if v}
-    options = IngestOptions(embed_model=MODEL, **extra)
+    options = ingest_options(embed_model=MODEL, **extra)
 
     # Warm-up: model load, one embed, and a tiny ingest that pays the Tantivy/LanceDB imports.
     load_seconds, _ = benchlib.timed(load_embedder, MODEL)

@@ -121,10 +121,10 @@ def row(name: str, build: float, run: dict, seconds: list[float], qrels: dict) -
 
 def ours_hybrid(index_dir: Path):
     from ragchain_cli.fusion import collapse_to_documents
-    from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+    from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
     from ragchain_cli.stores.index import Index
 
-    pipeline = SearchPipeline(Index(index_dir), SearchOptions(k=100, documents=True))
+    pipeline = SearchPipeline(Index(index_dir), search_options(k=100, documents=True))
     return lambda q: {h.doc_id: h.score for h in collapse_to_documents(pipeline.search(q))}
 
 
@@ -147,7 +147,8 @@ def lancedb_hybrid(index_dir: Path, scratch: Path):
     table_ = lancedb.connect(str(scratch / "lancedb")).create_table("peer", data=data, mode="overwrite")
     table_.create_fts_index("text", replace=True)
     build = time.perf_counter() - started
-    encoder = load_query_encoder(index.manifest()["embed_model"])
+    manifest = index.manifest()
+    encoder = load_query_encoder(manifest["embed_model"], manifest.get("query_encoder", ""))
 
     def search(q: str) -> dict:
         vector = encoder.embed([q])[0]

@@ -7,7 +7,7 @@ on a fixed subset with a local LLM.
 The index is built with `ragchain ingest CORPUS --index DIR` when DIR does not exist (an existing
 index is only read). Queries: the train queries named in qrels-train.tsv that have a text, in
 qrels order; the LLM subset is the first `--subset` of them. Results are document level
-(SearchOptions(documents=True): max-passage), k=100, scored with ragchain_cli.evaluation
+(search_options(documents=True): max-passage), k=100, scored with ragchain_cli.evaluation
 (nDCG@10, Recall@100); each table's first row is its baseline, and p is the paired
 randomization test of ragchain eval (10,000 sign flips, no multiple-comparison correction).
 
@@ -38,7 +38,7 @@ from ragchain_cli.evaluation import compare_runs, read_qrels, read_queries
 from ragchain_cli.evaluation.runner import run_queries, to_run_entry
 from ragchain_cli.fusion import fuse
 from ragchain_cli.retrieve.expand import expanded_weights
-from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline, search_options
 from ragchain_cli.stores.index import Index
 from ragchain_cli.types import Hit
 
@@ -99,7 +99,7 @@ def ensure_index(data: Path, index: Path) -> None:
 
 
 def options(retrievers: list[str], extra: dict, **more) -> SearchOptions:
-    return SearchOptions(retrievers=retrievers, documents=True, k=100, retriever_options=extra, **more)
+    return search_options(retrievers=retrievers, documents=True, k=100, retriever_options=extra, **more)
 
 
 def comparison_rows(qrels, runs: dict, seconds: dict) -> list[list]:

@@ -46,8 +46,9 @@ from ragchain_cli.evaluation.readers import read_qrels, read_queries  # noqa: E4
 from ragchain_cli.fusion import fuse  # noqa: E402
 from ragchain_cli.rerank import RERANKERS  # noqa: E402
 from ragchain_cli.rerank._common import reranked  # noqa: E402
-from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline  # noqa: E402
+from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options  # noqa: E402
 from ragchain_cli.stores.index import Index  # noqa: E402
+from ragchain_cli.types import Run  # noqa: E402
 
 RESULTS = benchlib.OUT / "rerank-results.jsonl"
 SMOL, QWEN = "smollm2-135m-instruct", "qwen2.5-coder-0.5b-instruct"
@@ -138,7 +139,7 @@ def copies(hits: list) -> list:
 
 # -- evaluation -----------------------------------------------------------------------------
 
-def run_with(pipeline, reranker, depth: int, texts, candidates) -> dict[str, dict[str, float]]:
+def run_with(pipeline, reranker, depth: int, texts, candidates) -> Run:
     """{qid: {doc_id: rank-preserving score}} after reranking the first `depth` chunks."""
     pipeline.reranker = reranker
     pipeline.options.rerank_depth = depth
@@ -239,16 +240,17 @@ def _echo_scores(model_path: Path, prompts: list[str], query: str) -> float:
 
 
 def _scorer_seconds(model_path: Path, passages: list[str], query: str, prompt: str, budget: int) -> tuple[float, float]:
-    from ragchain_cli.rerank._llama import LikelihoodScorer
+    from ragchain_cli.generate import LocalLLM
     from ragchain_cli.rerank.upr import split_template
 
     before, after = split_template(prompt)
-    scorer = LikelihoodScorer(model_path, before, 4096, budget)
+    llm = LocalLLM(model_path, n_ctx=4096)
     bodies = [" " + p for p in passages]
+    llm.score(before, bodies[:1], after, " " + query, body_tokens=budget)  # evaluates the prefix once, as before
     started = time.perf_counter()
-    scorer.score(bodies, after, " " + query)
+    llm.score(before, bodies, after, " " + query, body_tokens=budget)
     seconds = (time.perf_counter() - started) / len(passages)
-    tokens = sum(min(budget, len(scorer.tokenize(b))) for b in bodies) / len(bodies)
+    tokens = sum(min(budget, len(llm.tokenize(b))) for b in bodies) / len(bodies)
     return seconds, tokens
 
 
@@ -324,7 +326,7 @@ def main() -> None:
     qids, texts, judged = load_queries(args.data, args.queries)
     store = Index(index_path)
     try:
-        fused = SearchOptions(k=100, documents=True)
+        fused = search_options(k=100, documents=True)
         chosen = selected(args.only)
         fused_configs = [c for c in chosen if c in CONFIGS]
         rows, candidates, base = evaluate_all(fused_configs, store, fused, args, texts, judged, qids, index_path)

@@ -5,7 +5,7 @@
 For every chunking config (chunk_size/overlap) an index is built once with the real `ingest()`
 into bench/out/indexes/scifact-SIZE-OVERLAP/ (reused on later runs when its manifest and
 build.json match; `--rebuild` forces a new one). Then, on the train queries (the queries named in
-qrels-train.tsv), document-level results (SearchOptions(documents=True): max-passage) are scored
+qrels-train.tsv), document-level results (search_options(documents=True): max-passage) are scored
 with nDCG@10 and Recall@100 (ragchain_cli.evaluation.metrics, trec_eval definitions, scoring the
 order ragchain returns), for bm25, dense, rrf and cc variants at depth 100 and 1000.
 
@@ -40,10 +40,11 @@ import benchlib
 
 from ragchain_cli.evaluation.metrics import evaluate_report
 from ragchain_cli.evaluation.readers import read_qrels, read_queries
-from ragchain_cli.ingest.pipeline import IngestOptions, ingest
-from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+from ragchain_cli.ingest.pipeline import ingest, ingest_options
+from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline, search_options
 from ragchain_cli.stores.embedders import load_embedder
 from ragchain_cli.stores.index import Index
+from ragchain_cli.types import Run
 
 MODEL = "all-MiniLM-L6-v2"
 INDEXES = benchlib.OUT / "indexes"
@@ -81,7 +82,7 @@ def build_index(corpus: Path, size: int, overlap: int, rebuild: bool) -> dict:
     from ingest_bench import stage_targets
 
     watch = benchlib.Stopwatch()
-    options = IngestOptions(embed_model=MODEL, chunk_size=size, chunk_overlap=overlap)
+    options = ingest_options(embed_model=MODEL, chunk_size=size, chunk_overlap=overlap)
     index = Index(root, create=True)
     try:
         load_s, _ = benchlib.timed(load_embedder, MODEL)
@@ -121,7 +122,7 @@ class CachedRetriever:
 
 def settings() -> list[tuple[str, SearchOptions]]:
     """(label, options) for every retrieval setting, both depths; document level, k=100."""
-    base = SearchOptions(documents=True, k=100)
+    base = search_options(documents=True, k=100)
     rows: list[tuple[str, SearchOptions]] = []
     for depth in (100, 300, MAX_DEPTH):
         d = replace(base, depth=depth)
@@ -141,7 +142,7 @@ def settings() -> list[tuple[str, SearchOptions]]:
     return rows
 
 
-def run_of(results: list[list], qids: list[str]) -> dict[str, dict[str, float]]:
+def run_of(results: list[list], qids: list[str]) -> Run:
     """Document-level hits -> {qid: {doc_id: score}}, scored in the order the pipeline returned them."""
     run = {}
     for qid, hits in zip(qids, results):
@@ -196,7 +197,7 @@ def evaluate_config(root: Path, queries: dict[str, str], qrels, verify: int) -> 
     try:
         raw = {}
         for name in ("bm25", "dense"):
-            pipe = SearchPipeline(index, SearchOptions(retrievers=[name]))
+            pipe = SearchPipeline(index, search_options(retrievers=[name]))
             retriever = pipe.retrievers[name]
             started = time.perf_counter()
             lists = (retriever.search_many(texts, MAX_DEPTH) if hasattr(retriever, "search_many")
@@ -269,12 +270,12 @@ def latency(root: Path, texts: list[str], n: int) -> list[list]:
     index = Index(root)
     rows = []
     try:
-        for label, options in (("bm25", SearchOptions(retrievers=["bm25"])),
-                               ("dense", SearchOptions(retrievers=["dense"])),
-                               ("hybrid cc zscore (defaults)", SearchOptions()),
-                               ("hybrid rrf k=60", SearchOptions(fusion="rrf")),
-                               ("hybrid cc zscore depth 300, documents", SearchOptions(depth=300, documents=True)),
-                               ("hybrid cc zscore depth 1000, documents", SearchOptions(depth=1000,
+        for label, options in (("bm25", search_options(retrievers=["bm25"])),
+                               ("dense", search_options(retrievers=["dense"])),
+                               ("hybrid cc zscore (defaults)", search_options()),
+                               ("hybrid rrf k=60", search_options(fusion="rrf")),
+                               ("hybrid cc zscore depth 300, documents", search_options(depth=300, documents=True)),
+                               ("hybrid cc zscore depth 1000, documents", search_options(depth=1000,
                                                                                        documents=True))):
             pipe = SearchPipeline(index, options)
             for text in texts[:5]:  # warm-up

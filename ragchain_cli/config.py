@@ -1,7 +1,9 @@
 """Settings with one precedence: defaults < ragchain.toml < RAGCHAIN_* environment < flags.
 
-ragchain.toml is flat: its keys are the field names of Settings (`fusion = "cc"`,
-`weights = {bm25 = 0.5, dense = 0.5}`). The environment uses the same names upper-cased
+ragchain.toml's top-level keys are the field names of Settings (`fusion = "cc"`,
+`weights = {bm25 = 0.5, dense = 0.5}`); its tables [retrieve.NAME], [rerank.NAME] and [ocr]
+set each component's own options (components.py). A value of the wrong type is a usage error
+naming the file. The environment uses the same names upper-cased
 behind RAGCHAIN_ (RAGCHAIN_INDEX, RAGCHAIN_FUSION, RAGCHAIN_LLM, ...).
 """
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .components import KINDS, merge, options_for, split_tables
 from .errors import UsageError
 
 CONFIG_FILE = "ragchain.toml"
@@ -43,8 +46,18 @@ class Settings:
     n_ctx: int = 4096
     ocr: str = "auto"
     expand: bool = False
+    latest: bool = False
     hyde_passages: int = 1
     hyde_template: str = ""
+    recency_weight: float = 0.3
+    components: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # [retrieve.X], [rerank.X], [ocr]
+    engine: str = "local"  # ingest: local or ray
+    ray_address: str = ""  # ingest --engine ray: "" starts Ray for the run; "auto" or host:port joins a cluster
+    workers: int = 0  # ingest --engine ray: embedding actors; 0 = one per GPU, else one per CPU of the cluster
+
+    def options_for(self, kind: str, name: str) -> dict[str, Any]:
+        """What ragchain.toml's tables set for one component (kind: retrieve, rerank or ocr)."""
+        return options_for(self.components, kind, name) if self.components else {}
 
     def retriever_names(self) -> list[str]:
         return [name.strip() for name in self.retrievers.split(",") if name.strip()]
@@ -108,16 +121,28 @@ def _from_toml(path: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}", "fix or remove the config file") from None
-    known = {f.name for f in fields(Settings)}
-    unknown = sorted(set(data) - known)
+    known = {f.name for f in fields(Settings)} - {"components"}
+    unknown = sorted(key for key in data if key not in known and not (key in KINDS and isinstance(data[key], dict)))
     if unknown:
-        raise UsageError(f"{path}: unknown setting(s) {', '.join(unknown)}", f"known: {', '.join(sorted(known))}")
-    return data
+        raise UsageError(f"{path}: unknown setting(s) {', '.join(unknown)}",
+                         f"known: {', '.join(sorted(known))}, and the tables [{'], ['.join(KINDS)}]")
+    flat, tables = split_tables(path, data)
+    try:
+        return {**_checked(flat), "components": tables} if tables else _checked(flat)
+    except UsageError as exc:
+        raise UsageError(f"{path}: {exc.message}", exc.hint or "fix or remove the config file") from None
+
+
+def _checked(values: dict[str, Any]) -> dict[str, Any]:
+    types = {f.name: f.type for f in fields(Settings)}
+    return {name: _coerce(name, types[name], value) for name, value in values.items()}
 
 
 def _from_env(environ: dict[str, str]) -> dict[str, Any]:
     values = {}
     for f in fields(Settings):
+        if f.name == "components":  # tables only come from ragchain.toml
+            continue
         raw = environ.get(f"RAGCHAIN_{f.name.upper()}")
         if raw is not None:
             values[f.name] = raw
@@ -143,9 +168,13 @@ def load_settings(
     types = {f.name: f.type for f in fields(Settings)}
     for layer in layers:
         for name, value in layer.items():
-            if name in types:
+            if name == "components":
+                settings.components = merge(settings.components, value)
+            elif name in types:
                 settings = dataclasses.replace(settings, **{name: _coerce(name, types[name], value)})
     for name in ("k", "depth", "rerank_depth"):
         if getattr(settings, name) < 1:
             raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
+    if settings.workers < 0:
+        raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

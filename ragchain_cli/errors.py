@@ -1,13 +1,12 @@
 """Every error the library raises is a RagchainError with a message and a hint.
 
-Only cli/ prints them and turns them into exit codes (see EXIT_CODES in cli/output.py).
+Only cli/ prints them and turns them into exit codes: one table, ERROR_EXIT_CODES in cli/output.py.
 """
 
 from __future__ import annotations
 
 
 class RagchainError(Exception):
-    exit_code = 1
 
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
@@ -18,13 +17,10 @@ class RagchainError(Exception):
 class UsageError(RagchainError):
     """Bad flags, unknown component names, invalid option values."""
 
-    exit_code = 2
-
 
 class InputFormatError(RagchainError):
     """A malformed qrels/queries/run file; the message names file and line."""
 
-    exit_code = 2
 
     def __init__(self, path: str, line: int, reason: str) -> None:
         if line:
@@ -35,37 +31,27 @@ class InputFormatError(RagchainError):
 
 
 class IndexNotFound(RagchainError):
-    exit_code = 4
+    """No index at the given folder."""
 
 
 class IndexMismatch(RagchainError):
     """The index was built with a different embedding model or chunking than requested."""
 
-    exit_code = 4
-
 
 class IndexBusy(RagchainError):
     """Another ingest holds the index lock."""
-
-    exit_code = 5
 
 
 class IngestInterrupted(RagchainError):
     """Ctrl-C during an ingest: the message says what was kept."""
 
-    exit_code = 130
-
 
 class InconsistentIndex(RagchainError):
     """The stores disagree on chunk IDs (ragchain check)."""
 
-    exit_code = 4
-
 
 class ModelNotFound(RagchainError):
     """A model that needs a user-supplied file or package is missing."""
-
-    exit_code = 6
 
 
 class LoaderError(RagchainError):
@@ -73,4 +59,4 @@ class LoaderError(RagchainError):
 
 
 class DependencyMissing(RagchainError):
-    exit_code = 6
+    """An optional package a component needs is not installed."""

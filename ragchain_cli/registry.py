@@ -7,14 +7,19 @@ component that is asked for (the dense retriever pulls in torch; bm25 must not).
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Callable
 
 from .errors import UsageError
 
 
 class Registry:
-    def __init__(self, kind: str) -> None:
+    """`shared` names the factory parameters that come from the flat settings (index, llm, ...);
+    every other keyword parameter with a default is a component option (options(name))."""
+
+    def __init__(self, kind: str, shared: tuple[str, ...] = ()) -> None:
         self.kind = kind
+        self.shared = frozenset(shared)
         self._entries: dict[str, Callable[..., Any] | str] = {}
         self._help: dict[str, str] = {}
 
@@ -40,6 +45,12 @@ class Registry:
             target = getattr(importlib.import_module(module), attr)
             self._entries[name] = target
         return target
+
+    def options(self, name: str) -> dict[str, inspect.Parameter]:
+        """The component's own options: its factory's keyword parameters with a default, in order."""
+        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        return {p.name: p for p in inspect.signature(self.get(name)).parameters.values()
+                if p.kind in kinds and p.default is not inspect.Parameter.empty and p.name not in self.shared}
 
     def create(self, name: str, **options: Any) -> Any:
         return self.get(name)(**options)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Mapping
 
 from .errors import UsageError
-from .fusion import minmax
 from .types import Hit, sort_hits
 
 UNIT_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0, "y": 365 * 86400.0}
@@ -118,11 +118,23 @@ def _check_half_life(half_life_s: float) -> None:
 
 
 def decay(moment: datetime | None, now: datetime, half_life_s: float, undated: float = 0.5) -> float:
-    """0.5 ** (age / half_life); future dates count as age 0; undated chunks get `undated`."""
+    """0.5 ** (age / half_life), age counted back from `now`; later dates count as age 0; undated
+    chunks get `undated`."""
     if moment is None:
         return undated
     age = max(0.0, (now - moment).total_seconds())
     return 0.5 ** (age / half_life_s)
+
+
+def relative_relevance(scores: list[float]) -> list[float]:
+    """(score - median) / (top - median), clipped to [0, 1]: the top hit is 1, a typical candidate 0.
+    Works for any score scale (cc z-scores are negative for most candidates)."""
+    if not scores:
+        return []
+    middle, top = statistics.median(scores), max(scores)
+    if top <= middle:
+        return [1.0 if s >= top else 0.0 for s in scores]
+    return [min(1.0, max(0.0, (s - middle) / (top - middle))) for s in scores]
 
 
 def recency_boost(
@@ -133,25 +145,32 @@ def recency_boost(
     now: datetime | None = None,
     undated: float = 0.5,
 ) -> list[Hit]:
-    """Scale relevance by recency: score = minmax(score) * ((1 - weight) + weight * decay).
+    """Newer wins between hits of near-equal relevance; relevance first otherwise.
 
-    Min-max first puts any score scale (negative cc z-scores included) into [0, 1]. The decay
-    multiplies, so a new document rises only as far as its relevance allows: an irrelevant
-    new file never overtakes a relevant old one by date alone. weight 0 keeps the original
-    order; weight 1 is relevance times decay. Dates come from `dates[chunk_id]`, else
-    hit.chunk.date. Undated chunks get decay `undated` (default 0.5: one half-life old).
-    Nothing is dropped. explain gains "relevance": (rank before, original score) and
-    "recency": (0, decay).
+        rel   = (score - median) / (top - median), clipped to [0, 1]   (relative_relevance)
+        ref   = the newest date among the hits with rel >= 1 - weight (the near-top hits)
+        fresh = 0.5 ** (max(0, ref - date) / half_life)                (undated: `undated`)
+        score = rel + weight * fresh
+
+    `weight` is the largest relevance gap recency can make up: a newer hit overtakes an older one
+    only when it is less than `weight` below it, and a hit more than `weight` below the top never
+    reaches the top, however new. Ages count from the newest near-top hit, not from the clock, so
+    a collection whose latest revision is years old still orders its revisions, and a fresh but
+    irrelevant file does not set the clock. `now` caps `ref` (a date in the future counts as now).
+    Dates come from `dates[chunk_id]`, else hit.chunk.date. Nothing is dropped. explain gains
+    "relevance": (rank before, original score) and "recency": (0, fresh).
     """
     _check_unit("weight", weight)
     _check_unit("undated decay", undated)
     _check_half_life(half_life_s)
-    moment_now = _utc(now)
-    relevance = minmax([float(h.score) for h in hits])
+    relevance = relative_relevance([float(h.score) for h in hits])
+    moments = [_stored_date(dates.get(h.chunk_id) if h.chunk_id in dates else (h.chunk.date if h.chunk else None))
+               for h in hits]
+    near_top = [m for m, rel in zip(moments, relevance) if m is not None and rel >= 1 - weight]
+    reference = min(max(near_top), _utc(now)) if near_top else _utc(now)
     boosted = []
-    for rank, (hit, rel) in enumerate(zip(hits, relevance), start=1):
-        text = dates.get(hit.chunk_id) if hit.chunk_id in dates else (hit.chunk.date if hit.chunk else None)
-        d = decay(_stored_date(text), moment_now, half_life_s, undated)
-        explain = {**hit.explain, "relevance": (rank, float(hit.score)), "recency": (0, d)}
-        boosted.append(replace(hit, score=rel * ((1 - weight) + weight * d), explain=explain))
+    for rank, (hit, rel, moment) in enumerate(zip(hits, relevance, moments), start=1):
+        fresh = decay(moment, reference, half_life_s, undated)
+        explain = {**hit.explain, "relevance": (rank, float(hit.score)), "recency": (0, fresh)}
+        boosted.append(replace(hit, score=rel + weight * fresh, explain=explain))
     return sort_hits(boosted)

@@ -1,8 +1,12 @@
-"""The small dataclasses that cross seams: Chunk, Hit, Answer (and what loaders hand the chunker)."""
+"""The small dataclasses that cross seams: Chunk, Hit, Answer (and what loaders hand the chunker);
+Run and Qrels, the evaluation's two mappings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+Run = dict[str, dict[str, float]]  # a ranking per query: qid -> doc_id -> score (TREC run; higher is better)
+Qrels = dict[str, dict[str, int]]  # judgements: qid -> doc_id -> graded relevance
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,8 @@ class Hit:
     doc_id: str = ""
     explain: dict[str, tuple[int, float]] = field(default_factory=dict)
     chunk: Chunk | None = None
+    superseded_by: str = ""  # the newest version of this hit's document, when this one is older
+    older_versions: tuple[str, ...] = ()  # older versions of this hit's document that --latest dropped
 
 
 @dataclass

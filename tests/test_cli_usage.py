@@ -52,3 +52,13 @@ def test_a_reader_that_stops_early_is_not_an_error(sample_index):
     json.loads(proc.stdout.readline())
     proc.stdout.close()  # as `| head -1` does
     assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()
+
+
+def test_exit_codes_come_from_one_table_of_error_classes():
+    from ragchain_cli import errors
+    from ragchain_cli.cli.output import ERROR_EXIT_CODES, EXIT_CODES, exit_code
+
+    assert not any("exit_code" in vars(cls) for cls in vars(errors).values() if isinstance(cls, type))
+    assert {code for _, code in ERROR_EXIT_CODES} <= set(EXIT_CODES)
+    assert exit_code(errors.IndexBusy("x")) == 5 and exit_code(errors.InputFormatError("f", 3, "bad")) == 2
+    assert exit_code(errors.LoaderError("x")) == 1 and exit_code(errors.DependencyMissing("x")) == 6

@@ -83,3 +83,17 @@ def test_missing_llama_cpp_raises_dependency_missing(llm, monkeypatch):
     with pytest.raises(DependencyMissing) as info:
         LocalLLM(llm.path, n_ctx=N_CTX + 1)  # a new cache key, so a fresh load is attempted
     assert "pip install llama-cpp-python" in info.value.hint
+
+
+def test_judgement_logprobs_come_from_the_row_the_model_samples_from(llm):
+    import math
+
+    messages = [{"role": "system", "content": "Reply with one word: yes or no."},
+                {"role": "user", "content": "Is water wet? Reply yes or no."}]
+    logprobs = llm.choice_logprobs(messages, ["yes", "no", "banana"])
+    assert set(logprobs) == {"yes", "no", "banana"} and all(v <= 0 for v in logprobs.values())
+    assert math.exp(logprobs["yes"]) + math.exp(logprobs["no"]) <= 1 + 1e-6
+    first = llm.chat(messages, max_tokens=1).strip().lower()  # greedy: the most likely first token
+    assert first in ("yes", "no"), first
+    assert logprobs[first] > logprobs["no" if first == "yes" else "yes"]
+    assert logprobs[first] > logprobs["banana"] + 2  # the sampled token carries real probability mass

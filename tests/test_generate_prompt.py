@@ -50,7 +50,8 @@ def test_messages_number_passages_with_sources():
     system, user = build_messages("What facts?", packed)
     assert system["role"] == "system" and "[1]" in system["content"] and "do not know" in system["content"]
     body = user["content"]
-    assert body.index("[1] source: a.pdf, page 3") < body.index("First fact.") < body.index("[2] source: b.md")
+    assert body.index("[2] source: b.md") < body.index("[1] source: a.pdf, page 3") < body.index("First fact.")
+    assert body.index("Second fact.") < body.index("[1] source")  # the best passage is read last
     assert body.index("</context>") < body.index("Question: What facts?")
 
 

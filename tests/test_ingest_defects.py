@@ -149,7 +149,9 @@ def test_ctrl_c_during_ingest_says_what_was_kept_and_the_next_ingest_resumes(tmp
     try:
         with pytest.raises(IngestInterrupted) as caught:
             ingest(index, [corpus], options, ctrl_c_at_the_fourth_file)
-        assert caught.value.exit_code == 130
+        from ragchain_cli.cli.output import exit_code
+
+        assert exit_code(caught.value) == 130  # exit codes come from cli/output.py's one table
         # files 1-2 are complete; file 3's documents are written, its record goes with the next batch
         assert "2 file(s) are complete" in caught.value.message and "resumes" in caught.value.hint
         resumed = ingest(index, [corpus], options)

@@ -88,7 +88,7 @@ def test_ingest_search_and_ask_with_no_network(tmp_path, guard):
 
 
 def test_the_tool_sets_the_offline_switches_itself():
-    code = ("import os, ragchain_cli; "
+    code = ("import os, ragchain_cli.cli; "  # the CLI entry sets them (importing ragchain_cli alone does not)
             "print(' '.join(os.environ.get(k, '-') for k in ('HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE')))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=60)
     assert result.returncode == 0, result.stderr

@@ -49,18 +49,18 @@ def test_the_passage_about_the_query_scores_highest(model_path):
 
 
 def test_scores_equal_a_full_logits_reference(model_path):
-    from ragchain_cli.rerank._llama import LikelihoodScorer
+    from ragchain_cli.generate import LocalLLM
     from ragchain_cli.rerank.upr import split_template
 
     before, after = split_template("original")
-    scorer = LikelihoodScorer(model_path, before, 1024, body_tokens=12)
+    llm = LocalLLM(model_path, n_ctx=1024)
     passage = " " + TEXTS[1]
-    mine = scorer.score([passage], after, " " + QUERY)[0]
+    mine = llm.score(before, [passage], after, " " + QUERY, body_tokens=12)[0]
 
     reference = llama_cpp.Llama(model_path=str(model_path), n_ctx=256, logits_all=True, verbose=False)
-    prefix = scorer.tokenize(before, bos=True)
-    body = scorer.tokenize(passage)[:12] + scorer.tokenize(after)
-    tail = scorer.tokenize(" " + QUERY)
+    prefix = llm.tokenize(before, bos=True)
+    body = llm.tokenize(passage)[:12] + llm.tokenize(after)
+    tail = llm.tokenize(" " + QUERY)
     reference.eval(prefix + body + tail)
     rows = reference.scores[len(prefix) + len(body) - 1: len(prefix) + len(body) - 1 + len(tail)]
     logprobs = rows - np.log(np.exp(rows - rows.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)) \

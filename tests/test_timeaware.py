@@ -13,6 +13,7 @@ from ragchain_cli.timeaware import (
     parse_date,
     parse_duration,
     recency_boost,
+    relative_relevance,
     within,
 )
 from ragchain_cli.types import Chunk, Hit
@@ -124,49 +125,59 @@ def test_decay_halves_every_half_life():
     assert decay(None, NOW, 10 * DAY) == 0.5
 
 
-def _old_vs_new() -> tuple[list[Hit], dict[str, str | None]]:
-    hits = [Hit("old", 10.0, "d-old"), Hit("new", 9.5, "d-new"), Hit("low", 0.0, "d-low")]
-    dates = {"old": "2020-06-01", "new": "2024-05-31", "low": "2024-05-31"}
+def test_relative_relevance_puts_the_top_at_one_and_the_median_at_zero():
+    assert relative_relevance([4.0, 2.0, 1.0, 0.0, -3.0]) == pytest.approx([1.0, 1 / 3, 0.0, 0.0, 0.0])
+    assert relative_relevance([2.0, 2.0]) == [1.0, 1.0]
+    assert relative_relevance([]) == []
+
+
+def _policies() -> tuple[list[Hit], dict[str, str | None]]:
+    """Scores like the sample corpus's two remote-work policies: the 2021 chunk far ahead on text."""
+    hits = [Hit("p2021", 4.0), Hit("p2025", 2.0), Hit("faq", 1.0)] + [Hit(f"x{i}", 0.0) for i in range(4)]
+    dates = {"p2021": "2021-03-15", "p2025": "2025-09-01", "faq": "2026-11-30"}
+    dates.update({f"x{i}": "2022-01-01" for i in range(4)})
     return hits, dates
 
 
-def test_short_half_life_lifts_the_newer_slightly_lower_hit():
-    hits, dates = _old_vs_new()
-    boosted = recency_boost(hits, dates, half_life_s=30 * DAY, weight=0.3, now=NOW)
-    assert [h.chunk_id for h in boosted][:2] == ["new", "old"]
+def test_newer_revision_wins_within_the_weight_worked_example():
+    # median 0 -> rel: p2021 1.0, p2025 0.5, faq 0.25. weight 0.6: near-top = rel >= 0.4 -> ref 2025-09-01.
+    hits, dates = _policies()
+    boosted = {h.chunk_id: h for h in recency_boost(hits, dates, 365 * DAY, 0.6, now=NOW.replace(year=2027))}
+    age_2021 = (parse_date("2025-09-01") - parse_date("2021-03-15")).days / 365
+    assert boosted["p2025"].score == pytest.approx(0.5 + 0.6 * 1.0)
+    assert boosted["p2021"].score == pytest.approx(1.0 + 0.6 * 0.5 ** age_2021)
+    assert boosted["faq"].score == pytest.approx(0.25 + 0.6 * 1.0)  # newer than ref: age 0
+    order = [h.chunk_id for h in recency_boost(hits, dates, 365 * DAY, 0.6, now=NOW.replace(year=2027))]
+    assert order[:3] == ["p2025", "p2021", "faq"]
 
 
-def test_long_half_life_keeps_the_more_relevant_older_hit_first():
-    hits, dates = _old_vs_new()
-    boosted = recency_boost(hits, dates, half_life_s=1000 * 365 * DAY, weight=0.3, now=NOW)
-    assert [h.chunk_id for h in boosted] == ["old", "new", "low"]
+def test_a_gap_larger_than_the_weight_keeps_relevance_first():
+    hits, dates = _policies()
+    order = [h.chunk_id for h in recency_boost(hits, dates, 365 * DAY, 0.3, now=NOW.replace(year=2027))]
+    assert order[:2] == ["p2021", "p2025"]
 
 
-def test_recency_hand_computed_scores_and_explain():
-    hits = [Hit("a", 4.0), Hit("b", 2.0), Hit("c", 0.0)]
-    dates = {"a": "2024-05-22", "b": "2024-06-01", "c": None}  # a is 10 days old
-    boosted = {h.chunk_id: h for h in recency_boost(hits, dates, 10 * DAY, 0.5, now=NOW)}
-    assert boosted["a"].score == pytest.approx(1.0 * (0.5 + 0.5 * 0.5))
-    assert boosted["b"].score == pytest.approx(0.5 * (0.5 + 0.5 * 1.0))
-    assert boosted["c"].score == pytest.approx(0.0 * (0.5 + 0.5 * 0.5))  # undated: neutral 0.5
-    assert boosted["a"].explain["relevance"] == (1, 4.0)
-    assert boosted["a"].explain["recency"] == (0, pytest.approx(0.5))
+def test_a_fresh_irrelevant_hit_never_reaches_the_top():
+    hits = [Hit("old", 5.0), Hit("mid", 0.0), Hit("low", 0.0), Hit("fresh", 1.0)]
+    dates = {"old": "1990-01-01", "mid": "1990-01-01", "low": "1990-01-01", "fresh": "2024-06-01"}
+    for weight in (0.3, 0.5, 0.7):
+        assert recency_boost(hits, dates, 30 * DAY, weight, now=NOW)[0].chunk_id == "old"
+
+
+def test_ages_count_from_the_newest_near_top_hit_not_the_clock():
+    hits = [Hit("a", 1.0), Hit("b", 1.0), Hit("z", 0.0)]
+    dates = {"a": "2010-01-01", "b": "2011-01-01", "z": "2024-01-01"}
+    boosted = {h.chunk_id: h for h in recency_boost(hits, dates, 365 * DAY, 0.5, now=NOW)}
+    assert boosted["b"].explain["recency"] == (0, pytest.approx(1.0))
+    assert boosted["a"].explain["recency"][1] == pytest.approx(0.5, abs=0.01)
+    assert boosted["a"].explain["relevance"] == (1, 1.0)
 
 
 def test_recency_works_on_negative_scores():
-    hits = [Hit("old", -0.2), Hit("new", -0.3), Hit("worst", -3.0)]
-    dates = {"old": "2001-01-01", "new": "2024-06-01", "worst": "2001-01-01"}
+    hits = [Hit("old", -0.2), Hit("new", -0.3), Hit("worst", -3.0), Hit("worse", -3.0), Hit("bad", -2.9)]
+    dates = {"old": "2001-01-01", "new": "2024-06-01", "worst": "2001-01-01", "worse": None, "bad": None}
     boosted = recency_boost(hits, dates, 30 * DAY, 0.5, now=NOW)
-    assert [h.chunk_id for h in boosted] == ["new", "old", "worst"]
-    assert all(0.0 <= h.score <= 1.0 for h in boosted)
-
-
-def test_recency_lifts_relevant_new_hits_but_not_irrelevant_ones():
-    hits = [Hit("old", 5.0), Hit("new", 4.0), Hit("fresh_but_irrelevant", 1.0)]
-    dates = {"old": "2001-01-01", "new": "2024-06-01", "fresh_but_irrelevant": "2024-06-01"}
-    boosted = recency_boost(hits, dates, 30 * DAY, 0.6, now=NOW)
-    assert [h.chunk_id for h in boosted] == ["new", "old", "fresh_but_irrelevant"]
-    assert boosted[0].score == pytest.approx(0.75 * (0.4 + 0.6 * 1.0))
+    assert [h.chunk_id for h in boosted][:2] == ["new", "old"]
 
 
 def test_weight_zero_keeps_order_and_nothing_is_dropped():
@@ -188,15 +199,16 @@ def test_undated_chunks_take_the_undated_decay_and_fall_back_to_chunk_date():
     chunk = Chunk("x", "dx", "text", date="2024-06-01")
     hits = [Hit("x", 1.0, chunk=chunk), Hit("y", 1.0)]
     boosted = {h.chunk_id: h for h in recency_boost(hits, {}, DAY, 1.0, now=NOW, undated=0.0)}
-    assert boosted["x"].score == pytest.approx(1.0)
-    assert boosted["y"].score == pytest.approx(0.0)
+    assert boosted["x"].score == pytest.approx(2.0)
+    assert boosted["y"].score == pytest.approx(1.0)
 
 
-def test_naive_now_is_taken_as_utc():
-    hits = [Hit("a", 1.0)]
-    aware = recency_boost(hits, {"a": "2024-05-22"}, 10 * DAY, 1.0, now=NOW)
-    naive = recency_boost(hits, {"a": "2024-05-22"}, 10 * DAY, 1.0, now=NOW.replace(tzinfo=None))
-    assert aware[0].score == pytest.approx(naive[0].score) == pytest.approx(0.5)
+def test_future_dates_are_capped_at_now():
+    hits = [Hit("a", 1.0), Hit("b", 1.0)]
+    dates = {"a": "2024-05-22", "b": "2099-01-01"}
+    boosted = {h.chunk_id: h for h in recency_boost(hits, dates, 10 * DAY, 1.0, now=NOW)}
+    assert boosted["a"].explain["recency"][1] == pytest.approx(0.5)
+    assert boosted["b"].explain["recency"][1] == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import typer
 
 from ..errors import RagchainError
 from . import ask, evaluate, ingest, models, search, status
-from .output import EXIT_CODES, error, shown
+from .output import EXIT_CODES, error, exit_code, shown
 
 app = typer.Typer(
     name="ragchain",
@@ -48,7 +48,7 @@ def run(argv: list[str] | None = None) -> int:
         code = app(args=argv, standalone_mode=False)
     except RagchainError as exc:
         error(exc.message, exc.hint)
-        return exc.exit_code
+        return exit_code(exc)
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):

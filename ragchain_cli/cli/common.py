@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..config import Settings, load_settings, parse_weights
+from ..config import Settings, load_settings
 from ..errors import UsageError
 
 IndexOpt = Annotated[Optional[Path], typer.Option("--index", help="Index folder [env RAGCHAIN_INDEX; default ./.ragchain]")]
@@ -29,7 +29,9 @@ SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Only documents
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Only documents dated on/before")]
 SourceOpt = Annotated[Optional[str], typer.Option("--source", help="Only documents whose ID or path matches this glob")]
 RecencyOpt = Annotated[Optional[str], typer.Option("--recency", help="Favour newer documents, half-life e.g. 30d")]
-RecencyWeightOpt = Annotated[float, typer.Option("--recency-weight", help="How much recency counts, 0..1")]
+RecencyWeightOpt = Annotated[Optional[float], typer.Option("--recency-weight", help="How much recency counts, 0..1 [default 0.3]")]
+LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help="Only the newest version of "
+                                                   "each version group (older versions dropped)")]
 LlmOpt = Annotated[Optional[str], typer.Option("--llm", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
 ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
                                                    "sub-questions, keywords searched too and fused")]
@@ -48,28 +50,11 @@ def open_index(settings: Settings):
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,
-                   recency_weight: float = 0.3, documents: bool = False):
-    from ..retrieve.pipeline import SearchOptions
-    from ..timeaware import parse_bound, parse_duration
+                   recency_weight: float | None = None, documents: bool = False):
+    """The library's SearchOptions for these settings and filters (retrieve.pipeline.search_options)."""
+    from ..retrieve.pipeline import search_options as build
 
-    weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
-    reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
-    if settings.reranker_model:
-        reranker_options["model"] = settings.reranker_model
-    if settings.rerank_instruction:
-        reranker_options["instruction"] = settings.rerank_instruction
-    if not 0.0 <= recency_weight <= 1.0:
-        raise UsageError("--recency-weight must be between 0 and 1")
-    return SearchOptions(
-        retrievers=settings.retriever_names(), fusion=settings.fusion, rrf_k=settings.rrf_k, norm=settings.norm,
-        weights=weights, depth=settings.depth, k=settings.k,
-        since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
-        source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=recency_weight,
-        documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
-        whole_documents=settings.whole_documents, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
-        reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
-        retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
-    )
+    return build(settings, since, until, source, recency, recency_weight, documents)
 
 
 def require_text(query: str, what: str = "query") -> str:

@@ -32,20 +32,26 @@ def ingest_command(
     nougat_model: Annotated[str, typer.Option("--nougat-model", envvar="RAGCHAIN_NOUGAT_MODEL",
                                               help="Local Nougat model folder (for --ocr nougat)")] = "",
     wait: Annotated[bool, typer.Option("--wait", help="Wait for another ingest instead of failing")] = False,
+    engine: Annotated[Optional[str], typer.Option("--engine", help="local (this process) or ray (load, chunk "
+                                                  "and embed on a Ray cluster; the ray extra)")] = None,
+    ray_address: Annotated[Optional[str], typer.Option("--ray-address", help="--engine ray: join this cluster "
+                                                       "(host:port, or auto for RAY_ADDRESS); default: start Ray "
+                                                       "on this machine for the run")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="--engine ray: embedding actors "
+                                                   "[default: one per GPU, else one per CPU]")] = None,
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""
-    from ..ingest.ocr import OcrMode, check_mode
-    from ..ingest.pipeline import IngestOptions, ingest
+    from ..ingest.ocr import check_mode
+    from ..ingest.pipeline import ingest, ingest_options
     from ..stores.index import Index
 
     _require_paths(paths)
     settings = settings_from(config, index=index, embed_model=embed_model, chunk_size=chunk_size,
-                             chunk_overlap=chunk_overlap, ocr=ocr)
-    check_mode(OcrMode(settings.ocr, nougat={"model": nougat_model}))
+                             chunk_overlap=chunk_overlap, ocr=ocr, engine=engine, ray_address=ray_address,
+                             workers=workers)
+    options = ingest_options(settings, pdf_password=pdf_password, nougat_model=nougat_model, wait=wait)
+    check_mode(options.ocr)
     out = Output(as_json)
-    options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
-                            chunk_overlap=settings.chunk_overlap, pdf_password=pdf_password, ocr=settings.ocr,
-                            nougat_model=nougat_model, wait=wait)
     fresh = not (Path(settings.index) / "docstore.sqlite").exists()
     store = Index(Path(settings.index), create=True)
     try:
@@ -131,7 +137,9 @@ def _render(console, payload: dict) -> None:
 
     table = Table(title=f"ingest into {payload['index']}", show_header=False)
     for key in ("files_seen", "files_ingested", "files_unchanged", "files_removed", "documents", "pages",
-                "chunks_added", "chunks_removed", "vectors_reused", "seconds"):
+                "chunks_added", "chunks_removed", "vectors_reused", "seconds", "engine", "workers"):
         table.add_row(key.replace("_", " "), str(payload[key]))
+    for node in payload["nodes"]:
+        table.add_row(f"node {node['node_id'][:12]}", f"{node['chunks']} chunks, {node['files']} files")
     table.add_row("skipped", str(len(payload["skipped"])))
     console.print(table)

@@ -1,4 +1,4 @@
-"""`ragchain models`: what is installed locally and what each component is for."""
+"""`ragchain models`: what is installed locally, what each component is for, and its ragchain.toml options."""
 
 from __future__ import annotations
 
@@ -14,13 +14,21 @@ def _registries() -> dict[str, dict[str, str]]:
                    "cc": "convex combination of normalised scores (zscore, minmax, dbsf)"}
     out = {"retrievers": RETRIEVERS.describe(), "fusion": {name: fusion_help.get(name, "") for name in sorted(FUSIONS)}}
     for kind, module, attr in (("rerankers", "ragchain_cli.rerank", "RERANKERS"),
-                               ("ocr", "ragchain_cli.ingest.ocr", "OCR_BACKENDS")):
+                               ("ocr", "ragchain_cli.ingest.ocr", "OCR_BACKENDS"),
+                               ("engines", "ragchain_cli.ingest.engines", "ENGINES")):
         try:
             registry = getattr(__import__(module, fromlist=[attr]), attr)
         except (ImportError, AttributeError):
             continue
         out[kind] = registry.describe()
     return out
+
+
+def _options() -> dict[str, dict[str, dict]]:
+    """Each component's own options and defaults, by ragchain.toml table: {"rerank": {"llm": {"window": 20}}}."""
+    from ..components import KINDS, defaults
+
+    return {kind: {name: opts for name, opts in defaults(kind).items() if opts} for kind in KINDS}
 
 
 def models_command(as_json: JsonOpt = None) -> None:
@@ -38,7 +46,7 @@ def models_command(as_json: JsonOpt = None) -> None:
     payload = {"llm": llms,
                "embedding": [{"name": DEFAULT_MODEL, "installed": embed_path is not None, "path": embed_path,
                               "description": "sentence embeddings, 384 dimensions, 256-token window"}],
-               **_registries()}
+               **_registries(), "options": _options()}
     Output(as_json).data(payload, lambda console: _render(console, payload))
 
 
@@ -53,8 +61,19 @@ def _render(console, payload: dict) -> None:
     console.print("[bold]embedding model[/]")
     for m in payload["embedding"]:
         console.print(f"  {m['name']:<30} {'installed' if m['installed'] else 'missing'}  [dim]{m['description']}[/]")
-    for kind in ("retrievers", "fusion", "rerankers", "ocr"):
+    for kind, table in (("retrievers", "retrieve"), ("fusion", ""), ("rerankers", "rerank"), ("ocr", "ocr"), ("engines", "")):
         if kind in payload:
             console.print(f"[bold]{kind}[/]")
             for name, help_text in payload[kind].items():
                 console.print(f"  {name:<16} [dim]{escape(help_text)}[/]")
+                options = payload["options"].get(table, {}).get(name)
+                if options:
+                    shown = ", ".join(f"{key} = {_toml(value)}" for key, value in options.items())
+                    console.print(f"  {'':<16} [dim]\\[{table}.{name}] {escape(shown)}[/]")
+
+
+def _toml(value) -> str:
+    """A default as it is written in ragchain.toml (None: not set)."""
+    import json
+
+    return "(unset)" if value is None else json.dumps(value)

@@ -12,6 +12,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from .. import errors
+
 EXIT_CODES = {
     0: "success",
     1: "unexpected error",
@@ -22,6 +24,25 @@ EXIT_CODES = {
     6: "a model or optional dependency is missing",
     130: "interrupted",
 }
+
+# Library errors by class, most specific first; anything else is 1 (see EXIT_CODES for what each means).
+ERROR_EXIT_CODES: tuple[tuple[type[errors.RagchainError], int], ...] = (
+    (errors.UsageError, 2),
+    (errors.InputFormatError, 2),
+    (errors.IndexNotFound, 4),
+    (errors.IndexMismatch, 4),
+    (errors.InconsistentIndex, 4),
+    (errors.IndexBusy, 5),
+    (errors.ModelNotFound, 6),
+    (errors.DependencyMissing, 6),
+    (errors.IngestInterrupted, 130),
+)
+
+
+def exit_code(exc: errors.RagchainError) -> int:
+    """The exit code for a library error, from ERROR_EXIT_CODES."""
+    return next((code for kind, code in ERROR_EXIT_CODES if isinstance(exc, kind)), 1)
+
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -37,6 +58,10 @@ class Output:
             _write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
         else:
             human(self.console)
+
+    def stream(self, piece: str) -> None:
+        """A piece of a streamed answer, on stdout as it arrives (human mode only)."""
+        _write(piece)
 
     def line(self, payload: Any) -> None:
         """One JSONL record (stdin modes stream one line per input)."""
@@ -65,11 +90,18 @@ def shown(text: str) -> str:
     return escape("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
 
 
+def progress(message: str) -> None:
+    """A progress note for a person watching a terminal ("reading 4 passages ..."); silent in pipelines."""
+    if stderr.is_terminal:
+        stderr.print(f"[dim]{shown(message)}[/]")
+
+
 def warn(message: str) -> None:
     stderr.print(f"[yellow]warning:[/] {message}")
 
 
 def error(message: str, hint: str = "") -> None:
-    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    """An error and its hint, as written: brackets in them (`ragchain-cli[ray]`) are text, not markup."""
+    stderr.print(f"[bold red]error:[/] {shown(message)}", markup=True)
     if hint:
-        stderr.print(f"[dim]hint:[/] {hint}")
+        stderr.print(f"[dim]hint:[/] {shown(hint)}")

@@ -7,24 +7,14 @@ from typing import Annotated
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LlmOpt, NormOpt, RecencyOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
+from ..retrieve.payload import hit_payload
 from .output import Output, shown, warn
 
 BATCH = 64
-
-
-def hit_payload(rank: int, hit) -> dict:
-    chunk = hit.chunk
-    return {
-        "rank": rank, "score": round(hit.score, 6), "chunk_id": hit.chunk_id, "doc_id": hit.doc_id,
-        "source": chunk.source, "page": chunk.page, "section": chunk.section, "title": chunk.title,
-        "date": chunk.date, "ocr": chunk.ocr,
-        "explain": {name: {"rank": r, "score": round(s, 6)} for name, (r, s) in hit.explain.items()},
-        "snippet": " ".join(chunk.text.split())[:240],
-    }
 
 
 def search_command(
@@ -35,8 +25,9 @@ def search_command(
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
-    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = 0.3, llm: LlmOpt = None, expand: ExpandOpt = None,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
+    latest: LatestOpt = None,
 ) -> None:
     """Search the index: each hit with rank, fused score, and every retriever's rank and score."""
     require_text(query)
@@ -45,7 +36,7 @@ def search_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, expand=expand)
+                             llm=llm, expand=expand, latest=latest)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
     store = open_index(settings)
@@ -98,6 +89,11 @@ def render(console, payload: dict) -> None:
         section = f" § {hit['section']}" if hit["section"] else ""
         console.print(f"[bold]{hit['rank']:>2}.[/] [cyan]{hit['score']:.4f}[/]  {shown(where)}{shown(section)}")
         console.print(f"    {shown(hit['snippet'][:200])}")
+        if hit["superseded_by"]:
+            console.print(f"    [yellow]older version of {shown(hit['superseded_by'])}[/]")
+        if hit["older_versions"]:
+            dropped = shown(", ".join(hit["older_versions"]))
+            console.print(f"    [dim]newest version; older versions dropped: {dropped}[/]")
         explain = "  ".join(f"{n} #{e['rank']} {e['score']:.3f}" for n, e in hit["explain"].items())
         ocr = f"  ocr:{hit['ocr']}" if hit["ocr"] else ""
         console.print(f"    [dim]{explain}  chunk {hit['chunk_id']}{ocr}[/]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..stores import versions
 from .common import ConfigOpt, IndexOpt, JsonOpt, open_index, settings_from
 from .output import Output, shown
 
@@ -24,6 +25,7 @@ def _payload(store) -> dict:
         "manifest": store.manifest(),
         # files whose current version failed to load: the index serves their last good version
         "stale_files": [{"path": path, "reason": reason} for path, reason in store.docstore.stale_files().items()],
+        "versions": versions.counts(store.docstore.conn),
     }
 
 
@@ -64,6 +66,9 @@ def _render(console, payload: dict) -> None:
     console.print(f"  {state}")
     for item in payload["stale_files"]:
         console.print(f"  [yellow]stale[/] {shown(item['path'])}: {shown(item['reason'])} (last good version kept)")
+    groups = payload["versions"]
+    console.print(f"  version groups {groups['groups']} ({groups['documents']} documents, "
+                  f"{groups['superseded']} superseded by a newer version)")
     manifest = payload["manifest"]
     if manifest:
         console.print("  built with " + ", ".join(f"{k}={v}" for k, v in sorted(manifest.items())))

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import DependencyMissing, UsageError
-from .metrics import Qrels, Run, evaluate_report, parse_metric
+from ..types import Qrels, Run
+from .metrics import evaluate_report, parse_metric
 
 _BATCH_CELLS = 4_000_000  # permutations x queries drawn at once, to bound memory
 

@@ -22,10 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..types import Qrels, Run
 from .runs import ranked
-
-Qrels = Mapping[str, Mapping[str, int]]
-Run = Mapping[str, Mapping[str, float]]
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ import zlib
 from collections.abc import Iterator
 
 from ..errors import InputFormatError
+from ..types import Qrels
 
-Qrels = dict[str, dict[str, int]]
 Queries = dict[str, str]
 PathLike = str | os.PathLike[str]
 

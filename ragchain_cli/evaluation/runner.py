@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..fusion import collapse_to_documents
-from ..types import Hit
+from ..types import Hit, Run
 
-Run = dict[str, dict[str, float]]
 BATCH = 256
 
 

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from ..errors import InputFormatError, UsageError
+from ..types import Run
 from .readers import PathLike, iter_lines
 
-Run = dict[str, dict[str, float]]
 
 _RANK = re.compile(r"[+-]?[0-9]+")
 

@@ -13,11 +13,12 @@ from typing import Callable, Protocol
 from ..errors import UsageError
 from ..types import Answer, Hit
 from .prompt import build_messages, extract_citations, pack_context
+from .support import SentenceStream
 
 NOTHING_FOUND = "I found nothing in the index that answers this question."
 NO_ANSWER = "The model gave no answer from the retrieved passages."
 PROMPT_MARGIN = 48  # chat-template tokens around the messages, plus slack
-STOP = ["<context>", "</context>", "<passage"]  # small models sometimes start reciting the prompt
+STOP = ["<context>", "</context>", "<passage", "\n\n"]  # small models sometimes start reciting the prompt
 
 
 class ChatModel(Protocol):
@@ -58,40 +59,61 @@ def answer_question(
     min_score: float | None = None,
 ) -> Answer:
     """Answer from the hits (best first) with [n] citations; timings in seconds."""
-    if not question.strip():
-        raise UsageError("the question is empty", "ask something, e.g. ragchain ask \"what is ...?\"")
     started = time.perf_counter()
     relevant = [h for h in hits if min_score is None or h.score >= min_score]
-    if not relevant:
+    packed = pack(question, relevant, llm, budget_tokens, max_tokens)
+    if not packed:
         return _nothing_found(question, time.perf_counter() - started)
+    pack_seconds = time.perf_counter() - started
+    answer = generate_answer(question, packed, llm, max_tokens, on_token)
+    answer.timings = {"pack": pack_seconds, **answer.timings}
+    return answer
+
+
+def pack(question: str, hits: list[Hit], llm: ChatModel, budget_tokens: int | None, max_tokens: int) -> list[Hit]:
+    """The passages the prompt will hold, numbered in this order (none when there are no hits)."""
+    if not question.strip():
+        raise UsageError("the question is empty", "ask something, e.g. ragchain ask \"what is ...?\"")
+    if not hits:
+        return []
     budget = budget_tokens if budget_tokens is not None else context_budget(question, llm, max_tokens)
-    packed = pack_context(relevant, budget, llm.count_tokens)
+    packed = pack_context(hits, budget, llm.count_tokens)
     if not packed:
         raise UsageError(
             f"no retrieved passage fits in the {budget}-token context budget",
             "raise --n-ctx or re-ingest with a smaller --chunk-size",
         )
-    pack_seconds = time.perf_counter() - started
-    raw, timings = _generate_timed(llm, build_messages(question, packed), max_tokens, on_token)
-    text, citations = extract_citations(raw, packed)
-    text = text or NO_ANSWER
-    return Answer(question=question, text=text, citations=citations, hits=packed,
-                  timings={"pack": pack_seconds, **timings})
+    return packed
 
 
-def _generate_timed(
-    llm: ChatModel, messages: list[dict], max_tokens: int, on_token: Callable[[str], None] | None
-) -> tuple[str, dict[str, float]]:
-    """Greedy generation, timing the first streamed piece and the whole reply."""
+def generate_answer(question: str, packed: list[Hit], llm: ChatModel, max_tokens: int,
+                    on_token: Callable[[str], None] | None = None) -> Answer:
+    """One short sentence from the packed passages (preamble stripped, streamed as it is made), cited."""
+    stream = SentenceStream(on_token)
+    timings = _generate_timed(llm, build_messages(question, packed), max_tokens, stream)
+    text, citations = extract_citations(stream.close(), packed)
+    return Answer(question=question, text=text or NO_ANSWER, citations=citations, hits=packed, timings=timings)
+
+
+class _Enough(Exception):
+    """The first sentence is complete: stop generating."""
+
+
+def _generate_timed(llm: ChatModel, messages: list[dict], max_tokens: int, stream: SentenceStream) -> dict[str, float]:
+    """Greedy generation into `stream` until its sentence ends, timing the first piece and the whole."""
     first: list[float] = []
 
     def relay(piece: str) -> None:
         if not first:
             first.append(time.perf_counter())
-        if on_token is not None:
-            on_token(piece)
+        stream.feed(piece)
+        if stream.done:
+            raise _Enough
 
     started = time.perf_counter()
-    raw = llm.chat(messages, max_tokens=max_tokens, temperature=0.0, stop=STOP, on_token=relay)
+    try:
+        llm.chat(messages, max_tokens=max_tokens, temperature=0.0, stop=STOP, on_token=relay)
+    except _Enough:
+        pass
     finished = time.perf_counter()
-    return raw, {"first_token": (first[0] if first else finished) - started, "generate": finished - started}
+    return {"first_token": (first[0] if first else finished) - started, "generate": finished - started}

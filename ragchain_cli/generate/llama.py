@@ -1,8 +1,8 @@
 """LocalLLM: a thin wrapper over llama-cpp-python; no llama_cpp type leaves this module.
 
-llama_cpp is imported on first use. A model is loaded once per process and shared, keyed by
-(path, n_ctx, logits_all); logits_all=True is the switch a later likelihood-based (UPR)
-reranker needs for token logprobs.
+llama_cpp is imported on first use. A model is loaded once per process and shared (the one
+model cache, ragchain_cli.loaded), keyed by (path, n_ctx, logits_all). Token log-probabilities
+for likelihood scoring (the upr reranker) come from LocalLLM.score (generate/scoring.py).
 
 Threads, measured on a busy 2-core machine with SmolLM2-135M (1,131-token prompt, 96 new tokens):
 - one other CPU-bound process (load ~2): prompt eval 1 thread ~215 tok/s, 2 threads ~300-420;
@@ -19,22 +19,18 @@ OpenMP workers sleep instead of spinning against other busy processes.
 
 from __future__ import annotations
 
-import atexit
-
 import json
 import os
 import re
-import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import DependencyMissing, RagchainError, UsageError
+from ..loaded import load_once
 
 INSTALL_HINT = "pip install llama-cpp-python (it builds llama.cpp from source and needs a C/C++ compiler and cmake)"
 DEFAULT_N_CTX = 4096
 
-_MODELS: dict[tuple[str, int, bool], Any] = {}
-_LOCK = threading.Lock()
 
 
 class GenerationError(RagchainError):
@@ -57,35 +53,15 @@ def _import_llama_cpp() -> Any:
 
 
 def _load(path: Path, n_ctx: int, logits_all: bool, n_threads: int, n_threads_batch: int) -> Any:
-    key = (str(path.resolve()), n_ctx, logits_all)
-    with _LOCK:
-        model = _MODELS.get(key)
-        if model is None:
-            llama_cpp = _import_llama_cpp()
-            try:
-                model = llama_cpp.Llama(
-                    model_path=str(path),
-                    n_ctx=n_ctx,
-                    n_threads=n_threads,
-                    n_threads_batch=n_threads_batch,
-                    logits_all=logits_all,
-                    verbose=False,
-                )
-            except ValueError as exc:
-                raise GenerationError(f"llama.cpp could not load {path}: {exc}", "check that it is a valid GGUF model") from None
-            if not _MODELS:
-                atexit.register(close_all)
-            _MODELS[key] = model
-    return model
+    def load() -> Any:
+        llama_cpp = _import_llama_cpp()
+        try:
+            return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads,
+                                   n_threads_batch=n_threads_batch, logits_all=logits_all, verbose=False)
+        except ValueError as exc:
+            raise GenerationError(f"llama.cpp could not load {path}: {exc}", "check that it is a valid GGUF model") from None
 
-
-def close_all() -> None:
-    """Free the cached models while the interpreter is intact (llama.cpp's __del__ fails at shutdown)."""
-    with _LOCK:
-        models = list(_MODELS.values())
-        _MODELS.clear()
-    for model in models:
-        model.close()
+    return load_once(("llama", str(path.resolve()), n_ctx, logits_all), load, close=lambda model: model.close())
 
 
 def _too_long(exc: ValueError) -> GenerationError:
@@ -134,6 +110,21 @@ class LocalLLM:
     def n_ctx(self) -> int:
         return int(self._llama.n_ctx())
 
+    def tokenize(self, text: str, bos: bool = False) -> list[int]:
+        return list(self._llama.tokenize(text.encode("utf-8"), add_bos=bos, special=False))
+
+    def score(self, prefix: str, bodies: list[str], body_suffix: str, continuation: str,
+              body_tokens: int = 128, tail_tokens: int = 256) -> list[float]:
+        """For each body: the mean token log-probability of `continuation` after prefix + body (cut to
+        body_tokens tokens) + body_suffix. The prefix is evaluated once per process and kept."""
+        from .scoring import PrefixScorer
+
+        key = ("llama-scorer", str(self.path.resolve()), prefix, body_tokens, tail_tokens)
+        scorer = load_once(key, lambda: PrefixScorer(_import_llama_cpp(), self._llama, self.tokenize, prefix,
+                                                     body_tokens, tail_tokens, default_threads()),
+                           close=lambda s: s.close())
+        return scorer.score(bodies, body_suffix, continuation)
+
     def count_tokens(self, text: str) -> int:
         return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
@@ -172,6 +163,33 @@ class LocalLLM:
             if on_token is not None:
                 on_token(piece)
         return "".join(pieces)
+
+    def choice_logprobs(self, messages: list[dict], choices: list[str]) -> dict[str, float]:
+        """Log-probability that the reply's first token starts each choice ("yes", "no"), any case.
+
+        One forward step after the prompt: llama.cpp keeps the evaluated tokens, and the next
+        chat() whose prompt shares this one's beginning reads only the part after it."""
+        import numpy as np
+
+        seen: list[np.ndarray] = []
+
+        def record(_input_ids, scores):
+            seen.append(np.array(scores, dtype=np.float64))
+            return scores
+
+        cpp = _import_llama_cpp()
+        self._complete(messages, 1, temperature=0.0, logits_processor=cpp.LogitsProcessorList([record]))
+        if not seen:
+            raise GenerationError("llama.cpp returned no logits for the judgement", "use another model")
+        row = seen[0]
+        top = row.max()
+        logprobs = row - top - np.log(np.exp(row - top).sum())
+        return {choice: float(np.logaddexp.reduce([logprobs[t] for t in self._first_tokens(choice)]))
+                for choice in choices}
+
+    def _first_tokens(self, word: str) -> set[int]:
+        variants = {word, word.capitalize(), word.upper(), " " + word, " " + word.capitalize()}
+        return {self._llama.tokenize(v.encode("utf-8"), add_bos=False, special=False)[0] for v in variants}
 
     def chat_json(self, messages: list[dict], schema: dict, max_tokens: int) -> dict:
         """A reply constrained by a JSON-schema grammar, parsed into a dict."""

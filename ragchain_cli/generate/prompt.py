@@ -1,9 +1,11 @@
 """Context packing, the grounded prompt, and citations worked out in code.
 
-Passages are numbered [1]..[n] in the order they were packed and sit inside one
-<context> ... </context> block, each one wrapped in <passage [n] ...> ... </passage>. Retrieved
-text is data: any `<context`, `</context`, `<passage` or `</passage` it contains is neutralised
-(its `<` becomes `‹`), so a document cannot close the block and speak as the user.
+Passages are numbered [1]..[n] in the order they were packed (best first) and sit inside one
+<context> ... </context> block, listed from [n] down to [1] so that the best passage is nearest
+the question (small models lean on what they read last: SmolLM2-135M answered from the last
+passage), each one wrapped in <passage [n] ...> ... </passage>. Retrieved text is data: any
+`<context`, `</context`, `<passage` or `</passage` it contains is neutralised (its `<` becomes
+`‹`), so a document cannot close the block and speak as the user.
 
 Citations: every [n] / [1, 2] / [1][2] the model writes is checked against the packed passages;
 numbers with no passage are removed from the text. When the model cited nothing valid, every
@@ -30,7 +32,12 @@ SYSTEM_PROMPT = (
 
 # Asking the sub-1B models for [n] markers made them answer with the markers alone (qwen 0.5B:
 # '[2]'); asking for the facts gives real answers, and citations are attributed in code.
-ANSWER_REMINDER = "Answer the question with the facts from the passages, in one or two sentences."
+# One short sentence, no preamble ("According to the passage, ...": support.strip_preamble removes
+# what slips through). The judgement question shares everything before it with the answer prompt,
+# so llama.cpp reads the passages once for both (LocalLLM.choice_logprobs).
+ANSWER_REMINDER = ("Answer with the facts from the passages in one short sentence. "
+                   "Do not mention the passages.")
+JUDGE_REMINDER = "Do the passages above contain the answer to this question? Reply yes or no."
 
 _DELIMITER = re.compile(r"<(?=\s*/?\s*(?:context|passage)\b)", re.IGNORECASE)
 _CITATION = re.compile(r"(?P<space>[ \t]*)\[\s*(?P<numbers>\d+(?:\s*[,;]\s*\d+)*)\s*\]")
@@ -89,14 +96,17 @@ def pack_context(hits: list[Hit], budget_tokens: int, count_tokens: Callable[[st
     return packed
 
 
-def build_messages(question: str, packed: list[Hit]) -> list[dict]:
-    """The system prompt, then the numbered context and the question as the user turn."""
-    passages = "\n".join(format_passage(n, hit) for n, hit in enumerate(packed, start=1))
-    user = (
-        f"<context>\n{passages}\n</context>\n\nQuestion: {neutralise(question.strip())}\n"
-        f"{ANSWER_REMINDER}"
-    )
+def build_messages(question: str, packed: list[Hit], reminder: str = ANSWER_REMINDER) -> list[dict]:
+    """The system prompt, then the numbered context, the question and `reminder` as the user turn."""
+    numbered = list(enumerate(packed, start=1))[::-1]  # the best passage last, nearest the question
+    passages = "\n".join(format_passage(n, hit) for n, hit in numbered)
+    user = f"<context>\n{passages}\n</context>\n\nQuestion: {neutralise(question.strip())}\n{reminder}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def build_judge_messages(question: str, packed: list[Hit]) -> list[dict]:
+    """The answer prompt with the yes/no judgement question in place of the answer request."""
+    return build_messages(question, packed, JUDGE_REMINDER)
 
 
 def _citation(number: int, hit: Hit, consulted: bool = False) -> Citation:

@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import Settings
 from ..errors import UsageError
+from ..offline import hub_offline
 from ..types import Chunk, Document
 
 SEGMENT_CHARS = 1 << 20  # a longer block is tokenized one segment at a time (see _token_offsets)
@@ -23,8 +25,8 @@ BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"\n"), re.compile(r"[.!?;:][\"')\]
 
 @dataclass(frozen=True)
 class ChunkSettings:
-    size: int = 200
-    overlap: int = 40
+    size: int = Settings.chunk_size  # defaults live in config.Settings
+    overlap: int = Settings.chunk_overlap
 
     def validate(self) -> "ChunkSettings":
         if self.size < 16:
@@ -38,6 +40,7 @@ class Chunker:
     def __init__(self, tokenizer_json: Path, settings: ChunkSettings) -> None:
         from tokenizers import Tokenizer
 
+        hub_offline()  # TOKENIZERS_PARALLELISM: the tokenizer must not start threads a fork would copy
         self.tokenizer = Tokenizer.from_file(str(tokenizer_json))
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()

@@ -1,24 +1,33 @@
-"""`ragchain ingest`: discover -> load -> chunk -> embed -> write (docstore, Tantivy, LanceDB)."""
+"""`ragchain ingest`: discover -> decide -> load, chunk, embed (an engine) -> write (docstore, Tantivy,
+LanceDB).
+
+The driver (this module) does everything that touches the index, whatever the engine: the lock,
+the journal replay, discovery, content hashes and the skip/replace/delete decisions, and the
+writes (a Sink in front of the BatchWriter). An engine (engines.py: `local` in this process,
+`ray` on a Ray cluster) turns the files to (re)ingest into documents with their chunks, and
+possibly their vectors, and hands them to the Sink.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import hashlib
-import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from ..config import Settings
 from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
-from ..stores.embedders import load_embedder, model_reference, tokenizer_file
+from ..stores.embedders import model_reference
 from ..stores.index import Index
 from ..types import Chunk, Document
-from .chunking import Chunker, ChunkSettings
 from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
-from .loaders import LoadOptions, iter_load
+from .engines import ENGINES
+from .tasks import FileTask, IngestOptions, failure_reason, pages_of, storable
 from .writer import BatchWriter
 
 Progress = Callable[[int, int, str], None]
@@ -47,18 +56,24 @@ class IngestReport:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[Skipped] = field(default_factory=list)  # e.g. a .ragchainignore line not applied
     seconds: float = 0.0
+    engine: str = "local"
+    workers: int = 1  # processes that embedded (ray: the actor pool's size)
+    nodes: list[dict] = field(default_factory=list)  # ray: [{"node_id", "chunks", "files"}], who did the work
 
 
-@dataclass
-class IngestOptions:
-    embed_model: str
-    chunk_size: int = 200
-    chunk_overlap: int = 40
-    pdf_password: str = ""
-    ocr: str = "auto"
-    nougat_model: str = ""
-    batch_chunks: int = 1024
-    wait: bool = False
+def ingest_options(settings: Settings | None = None, **overrides) -> IngestOptions:
+    """IngestOptions from Settings (the CLI, bench/ and tests share these defaults), with the OCR
+    backends' options from ragchain.toml's [ocr] tables; `overrides` set the options Settings does
+    not hold (pdf_password, nougat_model, batch_chunks, wait)."""
+    from .ocr import OCR_BACKENDS, OcrMode
+
+    settings = settings or Settings()
+    tables = {name: settings.options_for("ocr", name) for name in OCR_BACKENDS.names()} if settings.components else {}
+    options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
+                            chunk_overlap=settings.chunk_overlap, ocr=OcrMode(settings.ocr, **tables),
+                            engine=settings.engine, ray_address=settings.ray_address, workers=settings.workers)
+    options = dataclasses.replace(options, **overrides)
+    return dataclasses.replace(options, ocr=OcrMode(options.ocr, nougat={"model": options.nougat_model}))
 
 
 def file_hash(path: Path) -> str:
@@ -70,34 +85,34 @@ def file_hash(path: Path) -> str:
 
 
 def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Progress | None = None) -> IngestReport:
-    report = IngestReport()
+    report = IngestReport(engine=options.engine)
     started = time.perf_counter()
     options = dataclasses.replace(options, embed_model=model_reference(options.embed_model))
+    engine = ENGINES.create(options.engine, options=options)  # a missing engine fails before the lock
     index.require({"embed_model": options.embed_model, "chunk_size": str(options.chunk_size),
                    "chunk_overlap": str(options.chunk_overlap)})
     with index.write_lock(wait=options.wait):
         report.replayed = index.replay()
         index.backfill_documents()
         notes = _Notes(progress)
-        writer = BatchWriter(index, lambda: _bind(index, options), options.batch_chunks, notes.embedded)
+        writer = BatchWriter(index, _embedder_loader(options), _binder(index, options), options.batch_chunks,
+                             notes.embedded)
         try:
             found = _collect(paths, report)
             notes.total = len(found)
-            _write_all(index, writer, found, paths, options, report, notes)
+            _write_all(index, writer, engine, found, paths, report, notes)
         except KeyboardInterrupt:
             raise _interrupted(writer, report) from None
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 
 
-def _write_all(index, writer, found: list[Found], paths, options, report: IngestReport, notes) -> None:
+def _write_all(index, writer, engine, found: list[Found], paths, report: IngestReport, notes) -> None:
     gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
     writer.remove_files(gone)
     report.files_removed = len(gone)
-    chunker = Chunker(tokenizer_file(options.embed_model), ChunkSettings(options.chunk_size, options.chunk_overlap))
-    for done, item in enumerate(found, start=1):
-        notes.file(done, str(item.path))
-        _ingest_file(index, writer, chunker, item, options, report, notes.documents if notes.progress else None)
+    sink = Sink(index.docstore, writer, report)
+    engine.run(_plan(index.docstore, found, sink, notes), sink, notes.progress)
     writer.flush()
     report.chunks_added, report.chunks_removed = writer.added, writer.removed
     report.vectors_reused = writer.reused
@@ -135,10 +150,24 @@ class _Notes:
             self.progress(self.done, self.total, text)
 
 
-def _bind(index: Index, options: IngestOptions):
-    embedder = load_embedder(options.embed_model)
-    index.bind(options.embed_model, embedder.dim, options.chunk_size, options.chunk_overlap)
-    return embedder
+def _embedder_loader(options: IngestOptions) -> Callable:
+    def load():
+        from ..stores.embedders import load_embedder
+
+        return load_embedder(options.embed_model)
+
+    return load
+
+
+def _binder(index: Index, options: IngestOptions) -> Callable[[int], None]:
+    """Record (or check) the settings that build the index, once the vectors' dimension is known."""
+    def bind(dim: int) -> None:
+        from ..stores.embedders import load_embedder, matching_query_encoder
+
+        encoder = matching_query_encoder(options.embed_model, load_embedder(options.embed_model))
+        index.bind(options.embed_model, dim, options.chunk_size, options.chunk_overlap, encoder)
+
+    return bind
 
 
 def _collect(paths: list[Path], report: IngestReport) -> list[Found]:
@@ -162,24 +191,23 @@ def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]
     return [p for p in below if p not in present and not Path(p).exists()]
 
 
-def _ingest_file(index, writer, chunker, item: Found, options, report: IngestReport, note=None) -> None:
-    key = storable(str(item.path))
-    try:
-        fresh = _changed(index.docstore, item.path, key)
+def _plan(docstore: DocStore, found: list[Found], sink: "Sink", notes: _Notes) -> Iterator[FileTask]:
+    """The files to (re)ingest, decided one at a time (lazily: the local engine loads each file
+    right after its decision). Progress names every file considered; `sink.note` reports the
+    documents read inside the current one."""
+    sink.note = notes.documents if notes.progress else None
+    for done, item in enumerate(found, start=1):
+        label, key = str(item.path), storable(str(item.path))
+        notes.file(done, label)
+        try:
+            fresh = _changed(docstore, item.path, key)
+        except OSError as exc:
+            sink.fail(key, failure_reason(exc))
+            continue
         if fresh is None:
-            report.files_unchanged += 1
-            return
-        counts = _stream_file(index, writer, chunker, item, options, fresh, note)
-    except (LoaderError, OSError) as exc:
-        reason = exc.message if isinstance(exc, LoaderError) else exc.strerror or str(exc)
-        kept = writer.abandon(key)
-        if kept:
-            index.docstore.mark_stale(key, reason)
-        report.skipped.append(Skipped(key, reason, kept_previous=kept))
-        return
-    report.files_ingested += 1
-    report.documents += counts[0]
-    report.pages += counts[1]
+            sink.report.files_unchanged += 1
+        else:
+            yield FileTask(label, item.doc_id, fresh)
 
 
 def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
@@ -195,59 +223,46 @@ def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
     return fresh
 
 
-def _stream_file(index, writer, chunker, item: Found, options, fresh: FileRecord,
-                 note: Callable[[int], None] | None = None) -> tuple[int, int]:
-    """Load, chunk and queue the file a document at a time; return (documents, pages).
-    `note(documents)` reports progress inside a file of many documents."""
-    seconds = fresh.mtime_ns // 1_000_000_000  # the stat _changed() took; no second one
-    mtime = dt.datetime.fromtimestamp(seconds, dt.timezone.utc).isoformat()
-    load_options = LoadOptions(options.pdf_password, options.ocr, fallback_date=mtime,
-                               nougat_model=options.nougat_model)
-    documents = pages = 0
-    for loaded in iter_load(item.path, item.doc_id, load_options):
-        doc = _storable_document(loaded)
-        _check_owners(index.docstore, writer, [doc], fresh.path)
-        writer.add(fresh.path, [doc], chunker.chunk(doc))
-        documents += 1
-        if note and documents % NOTE_EVERY == 0:
-            note(documents)
-        pages += len({b.page for b in doc.blocks if b.page is not None})
-    writer.finish_file(fresh)
-    return documents, pages
+class Sink:
+    """Where an engine hands each file's documents, in any order across files: checks, queues them
+    on the writer, and counts. A file is finished when all its documents are in, or failed."""
 
+    def __init__(self, docstore: DocStore, writer: BatchWriter, report: IngestReport) -> None:
+        self.docstore, self.writer, self.report = docstore, writer, report
+        self.note: Callable[[int], None] | None = None  # documents read in the current file (local engine)
+        self._counts: dict[str, list[int]] = {}  # key -> [documents, pages] queued so far
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def storable(text: str) -> str:
-    """Text that SQLite, Tantivy and JSON accept. Lone surrogates (the undecodable bytes of a
-    non-UTF-8 file name, or a \\udXXX escape in a JSON document) would make SQLite refuse the
-    whole batch; they become visible escapes: byte 0xff of a name is written \\xff."""
-    if not _SURROGATE.search(text):
-        return text
-
-    def escape(match: re.Match) -> str:
-        code = ord(match.group())
-        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
-
-    return _SURROGATE.sub(escape, text)
-
-
-def _storable_document(doc: Document) -> Document:
-    """The loader's document with every text field storable and a date that is text or None."""
-    date = doc.date
-    if not (date is None or isinstance(date, str)):
-        date = str(date) if isinstance(date, (int, float)) and not isinstance(date, bool) else None
-    blocks = tuple(dataclasses.replace(b, text=storable(b.text), section=storable(b.section)) for b in doc.blocks)
-    return dataclasses.replace(doc, doc_id=storable(doc.doc_id), source=storable(doc.source), blocks=blocks,
-                               title=storable(doc.title), date=date)
-
-
-def _check_owners(docstore: DocStore, writer, docs: list[Document], path: str) -> None:
-    for doc in docs:
-        owner = docstore.doc_owner(doc.doc_id) or writer.owner(doc.doc_id)
-        if owner is not None and owner != path:
+    def document(self, key: str, doc: Document, chunks: list[Chunk],
+                 vectors: dict[str, np.ndarray] | None = None) -> None:
+        """Queue one document of the file `key` (raises LoaderError when its ID belongs to another file)."""
+        owner = self.docstore.doc_owner(doc.doc_id) or self.writer.owner(doc.doc_id)
+        if owner is not None and owner != key:
             raise LoaderError(f"document ID {doc.doc_id!r} already comes from {owner}")
+        self.writer.add(key, [doc], chunks, vectors)
+        counts = self._counts.setdefault(key, [0, 0])
+        counts[0] += 1
+        counts[1] += pages_of(doc)
+        if self.note is not None and counts[0] % NOTE_EVERY == 0:
+            self.note(counts[0])
+
+    def documents(self, key: str) -> int:
+        return self._counts.get(key, [0, 0])[0]
+
+    def finish(self, task: FileTask) -> None:
+        documents, pages = self._counts.pop(task.key, [0, 0])
+        self.writer.finish_file(task.record)
+        self.report.files_ingested += 1
+        self.report.documents += documents
+        self.report.pages += pages
+
+    def fail(self, key: str, reason: str) -> None:
+        """Report the file and take back what of it was queued or written in this run; a file the
+        index held before keeps its last good version (marked stale)."""
+        self._counts.pop(key, None)
+        kept = self.writer.abandon(key)
+        if kept:
+            self.docstore.mark_stale(key, reason)
+        self.report.skipped.append(Skipped(key, reason, kept_previous=kept))
 
 
-__all__ = ["ingest", "IngestOptions", "IngestReport", "Skipped", "Chunk"]
+__all__ = ["ingest", "ingest_options", "IngestOptions", "IngestReport", "Skipped", "Sink", "Chunk", "storable"]

@@ -23,7 +23,7 @@ class Reranker(Protocol):
     def rerank(self, query: str, hits: list[Hit]) -> list[Hit]: ...
 
 
-RERANKERS = Registry("reranker")
+RERANKERS = Registry("reranker", shared=("llm", "n_ctx", "model", "instruction"))
 RERANKERS.register("bm25", "ragchain_cli.rerank.bm25:BM25Reranker",
                    help="BM25 re-scoring of the candidates alone (no model; useful after dense-only retrieval)")
 RERANKERS.register("cross-encoder", "ragchain_cli.rerank.cross_encoder:CrossEncoderReranker",

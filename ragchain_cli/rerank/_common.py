@@ -1,18 +1,17 @@
-"""What every reranker shares: passage text, the new Hits, local model folders, a load-once cache."""
+"""What every reranker shares: passage text, the new Hits, local model folders (models load once
+through ragchain_cli.loaded)."""
 
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from ..errors import DependencyMissing, ModelNotFound, UsageError
+from ..offline import hub_offline
 from ..types import Hit, sort_hits
 
-_CACHE: dict[tuple, Any] = {}
-_LOCK = threading.Lock()
 
 
 def passage_text(hit: Hit) -> str:
@@ -38,7 +37,7 @@ def reranked(hits: Sequence[Hit], scores: Sequence[float]) -> list[Hit]:
     return ordered
 
 
-def model_folder(model: str | None, family: str) -> Path:
+def reranker_folder(model: str | None, family: str) -> Path:
     """The user-supplied local model folder, or ModelNotFound with one sentence on what to pass."""
     if not model:
         raise ModelNotFound(
@@ -56,14 +55,6 @@ def model_folder(model: str | None, family: str) -> Path:
     return folder
 
 
-def load_once(key: tuple, loader: Callable[[], Any]) -> Any:
-    """loader() once per process for each key (models are expensive, rerankers are cheap)."""
-    with _LOCK:
-        if key not in _CACHE:
-            _CACHE[key] = loader()
-        return _CACHE[key]
-
-
 def torch_threads() -> None:
     """Use every core for inference, as the embedder does."""
     import torch
@@ -72,6 +63,7 @@ def torch_threads() -> None:
 
 
 def import_transformers() -> Any:
+    hub_offline()
     try:
         import torch  # noqa: F401
         import transformers

@@ -10,11 +10,14 @@ rerankers).
 from __future__ import annotations
 
 from ..errors import DependencyMissing
+from ..loaded import load_once
+from ..offline import hub_offline
 from ..types import Hit
-from ._common import load_once, model_folder, passage_text, reranked, torch_threads
+from ._common import passage_text, reranked, reranker_folder, torch_threads
 
 
 def _load(folder: str, max_length: int | None):
+    hub_offline()
     try:
         from sentence_transformers import CrossEncoder
     except ImportError:
@@ -41,7 +44,7 @@ class CrossEncoderReranker:
     name = "cross-encoder"
 
     def __init__(self, model: str = "", batch_size: int = 16, max_length: int | None = 512, **_options) -> None:
-        folder = model_folder(model, self.name)
+        folder = reranker_folder(model, self.name)
         self.model = load_once(("cross-encoder", str(folder.resolve()), max_length),
                                lambda: _load(str(folder), max_length))
         self.batch_size = batch_size

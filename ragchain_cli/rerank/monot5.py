@@ -9,8 +9,9 @@ use "yes"/"no"); each must be a single token of the model's vocabulary.
 from __future__ import annotations
 
 from ..errors import ModelNotFound
+from ..loaded import load_once
 from ..types import Hit
-from ._common import import_transformers, load_once, model_folder, passage_text, reranked, torch_threads
+from ._common import import_transformers, passage_text, reranked, reranker_folder, torch_threads
 
 TEMPLATE = "Query: {query} Document: {document} Relevant:"
 
@@ -37,7 +38,7 @@ class MonoT5Reranker:
 
     def __init__(self, model: str = "", batch_size: int = 8, max_length: int = 512,
                  true_token: str = "true", false_token: str = "false", **_options) -> None:
-        folder = model_folder(model, self.name)
+        folder = reranker_folder(model, self.name)
         self.tokenizer, self.model = load_once(("monot5", str(folder.resolve())), lambda: _load(str(folder)))
         self.token_ids = [single_token(self.tokenizer, w, str(folder)) for w in (false_token, true_token)]
         self.batch_size, self.max_length = batch_size, max_length

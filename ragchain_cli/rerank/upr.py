@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from ..types import Hit
-from ._common import load_once, passage_text, reranked
+from ._common import passage_text, reranked
 
 INSTRUCTION = "Please write a question based on this passage."
 PROMPTS = {
@@ -39,19 +39,18 @@ class UPRReranker:
 
     def __init__(self, llm: str = "", n_ctx: int = 4096, passage_tokens: int = 128,
                  prompt: str = "instruction-first", **_options) -> None:
-        from ..generate import resolve_model
-        from ._llama import LikelihoodScorer
+        from ..generate import LocalLLM, resolve_model
 
         if passage_tokens < 8:
             raise UsageError(f"passage_tokens must be at least 8, got {passage_tokens}")
         self.before, self.after = split_template(prompt)
-        path = resolve_model(llm or None)
-        key = ("upr", str(path.resolve()), n_ctx, self.before, passage_tokens)
-        self.scorer = load_once(key, lambda: LikelihoodScorer(path, self.before, n_ctx, passage_tokens))
+        self.llm = LocalLLM(resolve_model(llm or None), n_ctx=n_ctx)
+        self.passage_tokens = passage_tokens
 
     def rerank(self, query: str, hits: list[Hit]) -> list[Hit]:
         if not hits:
             return []
         space = " " if self.before and not self.before[-1].isspace() else ""
         bodies = [space + passage_text(h).strip() for h in hits]
-        return reranked(hits, self.scorer.score(bodies, self.after, " " + query.strip()))
+        scores = self.llm.score(self.before, bodies, self.after, " " + query.strip(), body_tokens=self.passage_tokens)
+        return reranked(hits, scores)

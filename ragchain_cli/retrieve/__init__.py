@@ -14,7 +14,7 @@ class Retriever(Protocol):
     def search(self, query: str, k: int) -> list[Hit]: ...
 
 
-RETRIEVERS = Registry("retriever")
+RETRIEVERS = Registry("retriever", shared=("index", "llm", "n_ctx"))
 RETRIEVERS.register("bm25", "ragchain_cli.retrieve.bm25:BM25Retriever", "Tantivy BM25 over stemmed chunk text")
 RETRIEVERS.register("dense", "ragchain_cli.retrieve.dense:DenseRetriever", "LanceDB vector search, cosine")
 RETRIEVERS.register("bm25-prf", "ragchain_cli.retrieve.prf:BM25PRFRetriever",

@@ -1,27 +1,42 @@
-"""Dense retrieval: the index's own embedding model encodes the query; LanceDB finds neighbours."""
+"""Dense retrieval: the index's own embedding model encodes the query; LanceDB finds neighbours.
+
+Queries are encoded by the query encoder the index manifest names (the numpy encoder when ingest
+found that it reproduces the ingest encoder's vectors). Loading torch costs seconds; it pays for
+itself only after BREAK_EVEN queries (measured: bench/encoder_breakeven.py, bench/RESULTS.md). So
+the numpy encoder runs until the queries this retriever has encoded would pass that number, and
+torch from then on (ski rental: at most twice the cost of the better choice known in hindsight);
+when torch is already loaded in the process, it takes every batch above SMALL_BATCH at once.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..loaded import is_loaded
 from ..stores.embedders import load_embedder, load_query_encoder
 from ..stores.index import Index
 from ..types import Hit
 
-SMALL_BATCH = 32  # above this, torch's batched kernels beat the numpy encoder
+BREAK_EVEN = 1800  # queries; measured in CPU time (bench/RESULTS.md, query encoder break-even)
+SMALL_BATCH = 32  # with torch loaded: above this, its batched kernels beat the numpy encoder
 
 
 class DenseRetriever:
     name = "dense"
 
     def __init__(self, index: Index, **_options) -> None:
-        self.model = index.manifest()["embed_model"]
+        manifest = index.manifest()
+        self.model = manifest["embed_model"]
         self.vectors = index.vectors
-        self.encoder = load_query_encoder(self.model)
+        self.encoder = load_query_encoder(self.model, manifest.get("query_encoder", ""))
+        self.encoded = 0
 
     def embed(self, queries: list[str]) -> np.ndarray:
-        encoder = self.encoder if len(queries) <= SMALL_BATCH else load_embedder(self.model)
-        return encoder.embed(queries)
+        self.encoded += len(queries)
+        torch_loaded = is_loaded(("embedder", self.model))
+        if (torch_loaded and len(queries) > SMALL_BATCH) or self.encoded > BREAK_EVEN:
+            return load_embedder(self.model).embed(queries)
+        return self.encoder.embed(queries)
 
     def search(self, query: str, k: int) -> list[Hit]:
         return self.search_vectors(self.embed([query]), k)[0]

@@ -7,6 +7,7 @@ documents joins them (retrieve/documents.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import time
 from collections import defaultdict
@@ -14,11 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..config import Settings, parse_weights
 from ..errors import UsageError
 from ..fusion import collapse_to_documents, fuse
 from ..stores.index import Index
 from ..stores.linker import Linker
-from ..timeaware import recency_boost, within
+from ..stores.versions import VersionView
+from ..timeaware import parse_bound, parse_duration, recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
 from .documents import DocumentRanker
@@ -26,35 +29,75 @@ from .documents import DocumentRanker
 FILTER_OVERFETCH = 5
 
 
+DEFAULTS = Settings()  # the one place defaults live (config.Settings); SearchOptions only mirrors them
+
+
 @dataclass
 class SearchOptions:
-    retrievers: list[str] = field(default_factory=lambda: ["bm25", "dense"])
-    fusion: str = "cc"
-    rrf_k: float = 60
-    norm: str = "zscore"
+    """What a SearchPipeline runs; build it with search_options(settings) so it has the CLI's defaults."""
+
+    retrievers: list[str] = field(default_factory=DEFAULTS.retriever_names)
+    fusion: str = DEFAULTS.fusion
+    rrf_k: float = DEFAULTS.rrf_k
+    norm: str = DEFAULTS.norm
     weights: dict[str, float] = field(default_factory=dict)
-    depth: int = 100
-    k: int = 10
+    depth: int = DEFAULTS.depth
+    k: int = DEFAULTS.k
     since: datetime | None = None
     until: datetime | None = None
     source: str = ""
     recency: float | None = None
-    recency_weight: float = 0.3
+    recency_weight: float = DEFAULTS.recency_weight
     documents: bool = False
-    document_fusion: bool = False  # documents: collapse each retriever's list to documents, then fuse
-    passage_decay: float = 0.0  # document_fusion: a document scores max + decay * 2nd + decay^2 * 3rd ...
-    whole_documents: bool = False  # document_fusion with bm25: BM25 over whole documents too (if indexed)
-    rerank: str = ""
-    rerank_depth: int = 20
+    document_fusion: bool = DEFAULTS.document_fusion  # documents: collapse each retriever's list, then fuse
+    passage_decay: float = DEFAULTS.passage_decay  # document_fusion: max + decay * 2nd + decay^2 * 3rd ...
+    whole_documents: bool = DEFAULTS.whole_documents  # document_fusion with bm25: BM25 over whole documents too
+    latest: bool = DEFAULTS.latest  # keep only the newest version of each version group
+    rerank: str = DEFAULTS.rerank
+    rerank_depth: int = DEFAULTS.rerank_depth
     reranker_options: dict = field(default_factory=dict)
-    llm: str = ""  # for the retrievers and stages that generate (hyde, expand)
-    n_ctx: int = 4096
-    expand: bool = False
+    llm: str = DEFAULTS.llm  # for the retrievers and stages that generate (hyde, expand)
+    n_ctx: int = DEFAULTS.n_ctx
+    expand: bool = DEFAULTS.expand
     retriever_options: dict = field(default_factory=dict)  # passed to every retriever factory
+    per_retriever: dict[str, dict] = field(default_factory=dict)  # name -> its own options ([retrieve.NAME])
 
     @property
     def filtering(self) -> bool:
         return bool(self.since or self.until or self.source)
+
+
+def search_options(settings: Settings | None = None, since: str | None = None, until: str | None = None,
+                   source: str | None = None, recency: str | None = None, recency_weight: float | None = None,
+                   documents: bool = False, **overrides) -> SearchOptions:
+    """SearchOptions from Settings (defaults < ragchain.toml < env < flags, already merged), plus the
+    per-command filters as the user typed them (`2024-01-01`, `30d`); `overrides` set fields directly.
+    The CLI, `eval` and bench/ all build their options here, so they run the same defaults."""
+    settings = settings or Settings()
+    weight = settings.recency_weight if recency_weight is None else recency_weight
+    if not 0.0 <= weight <= 1.0:
+        raise UsageError("--recency-weight must be between 0 and 1")
+    weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
+    reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
+    if settings.rerank:
+        reranker_options.update(settings.options_for("rerank", settings.rerank))
+    if settings.reranker_model:
+        reranker_options["model"] = settings.reranker_model
+    if settings.rerank_instruction:
+        reranker_options["instruction"] = settings.rerank_instruction
+    options = SearchOptions(
+        retrievers=settings.retriever_names(), fusion=settings.fusion, rrf_k=settings.rrf_k, norm=settings.norm,
+        weights=weights, depth=settings.depth, k=settings.k,
+        since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
+        source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=weight,
+        documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
+        whole_documents=settings.whole_documents, latest=settings.latest, rerank=settings.rerank,
+        rerank_depth=settings.rerank_depth,
+        reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
+        retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
+        per_retriever={name: settings.options_for("retrieve", name) for name in settings.retriever_names()},
+    )
+    return dataclasses.replace(options, **overrides)
 
 
 class SearchPipeline:
@@ -65,9 +108,11 @@ class SearchPipeline:
         self.options = options
         self.linker = Linker(index.docstore)
         self.ranker = DocumentRanker(self.linker, options.passage_decay)
+        self.versions = VersionView.load(index.docstore.conn, with_chunks=options.latest)
         self.timings: dict[str, float] = defaultdict(float)
         extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
-        self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index, **extra)
+        self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index,
+                                             **{**extra, **options.per_retriever.get(name, {})})
                            for name in options.retrievers}
         if self.fuses_documents and options.whole_documents and "bm25" in self.retrievers and index.has_documents():
             from .bm25 import BM25DocumentRetriever
@@ -154,6 +199,7 @@ class SearchPipeline:
         head and the final top k (IDs the docstore does not hold are skipped on the way).
         """
         opts = self.options
+        hits, dropped = self.versions.drop_older(hits) if opts.latest else (hits, {})
         if opts.filtering or opts.recency:
             hits = self._timed("hydrate", self.linker.hydrate, hits)
         elif opts.documents:
@@ -167,7 +213,7 @@ class SearchPipeline:
             hits = self._rerank(query, hits)
         if opts.documents:
             hits = collapse_to_documents(hits)
-        return self._timed("hydrate", self._first, hits, opts.k)[0]
+        return self.versions.annotate(self._timed("hydrate", self._first, hits, opts.k)[0], dropped)
 
     def _first(self, hits: list[Hit], n: int) -> tuple[list[Hit], int]:
         """The first n hits the docstore holds, hydrated in place, and how many inputs that took."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..types import Chunk, Document
+from . import versions
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,7 +62,7 @@ class DocStore:
         if not readonly:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
-            self.conn.executescript(SCHEMA)
+            self.conn.executescript(SCHEMA + versions.SCHEMA)
 
     def close(self) -> None:
         self.conn.close()
@@ -113,6 +114,12 @@ class DocStore:
         row = self.conn.execute("SELECT 1 FROM documents WHERE file_path = ? LIMIT 1", (path,)).fetchone()
         return row is not None
 
+    def file_chunk_ids(self, path: str) -> set[str]:
+        """The chunk IDs of the file's stored documents (whose vectors a re-ingest can keep)."""
+        rows = self.conn.execute(
+            "SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE d.file_path = ?", (path,))
+        return {row[0] for row in rows}
+
     def doc_owner(self, doc_id: str) -> str | None:
         row = self.conn.execute("SELECT file_path FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return row[0] if row else None
@@ -123,6 +130,8 @@ class DocStore:
         """Delete the files' documents and chunks; return the removed chunk IDs."""
         removed: list[str] = []
         for path in paths:
+            versions.forget(tx, [row[0] for row in tx.execute("SELECT doc_id FROM documents WHERE file_path = ?",
+                                                              (path,))])
             rows = tx.execute(
                 "SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE d.file_path = ?",
                 (path,),
@@ -154,6 +163,7 @@ class DocStore:
         chunks; return the removed chunk IDs."""
         gone = [row[0] for row in tx.execute("SELECT doc_id FROM documents WHERE file_path = ?", (path,))
                 if row[0] not in keep]
+        versions.forget(tx, gone)
         removed = DocStore.drop_chunks_of(tx, gone)
         for start in range(0, len(gone), 500):
             part = gone[start : start + 500]

@@ -13,6 +13,8 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import DependencyMissing, ModelNotFound
+from ..loaded import load_once
+from ..offline import hub_offline
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -60,10 +62,13 @@ def tokenizer_file(name: str) -> Path:
 
 
 class SentenceTransformerEmbedder:
-    """sentence-transformers on the CPU; torch is imported only when this is built."""
+    """sentence-transformers (on the CPU unless told; a Ray actor on a GPU passes "cuda"); torch is
+    imported only when this is built."""
 
-    def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None) -> None:
+    def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None,
+                 device: str = "cpu") -> None:
         folder = model_folder(name)
+        hub_offline()
         try:
             import torch
             from sentence_transformers import SentenceTransformer
@@ -72,7 +77,7 @@ class SentenceTransformerEmbedder:
                 "sentence-transformers is not installed", "run ./install.sh or pip install sentence-transformers"
             ) from None
         torch.set_num_threads(threads or os.cpu_count() or 1)
-        self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+        self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
         self.name = name
         get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
@@ -89,23 +94,32 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-_CACHE: dict[str, SentenceTransformerEmbedder] = {}
-_QUERY_CACHE: dict[str, object] = {}
-
-
 def load_embedder(name: str = DEFAULT_MODEL) -> SentenceTransformerEmbedder:
     """One embedder per model per process."""
-    if name not in _CACHE:
-        _CACHE[name] = SentenceTransformerEmbedder(name)
-    return _CACHE[name]
+    return load_once(("embedder", name), lambda: SentenceTransformerEmbedder(name))
 
 
-def load_query_encoder(name: str = DEFAULT_MODEL):
-    """The fastest exact encoder for a few short texts: numpy BERT when the model is one (no torch
-    import, ~0.2 s to load), else the sentence-transformers embedder."""
-    if name not in _QUERY_CACHE:
-        from .numpy_bert import NumpyBertEncoder, supported
+NUMPY, TORCH = "numpy-bert", "sentence-transformers"  # query encoders, as the index manifest names them
+PROBES = ("When is the inlet closed to sampling?", "Ünïcödé, digits 1234 and a longer sentence about lakes. " * 8)
 
-        folder = model_folder(name)
-        _QUERY_CACHE[name] = NumpyBertEncoder(folder) if supported(folder) else load_embedder(name)
-    return _QUERY_CACHE[name]
+
+def load_query_encoder(name: str = DEFAULT_MODEL, kind: str = ""):
+    """The fastest exact encoder for a few short texts: numpy BERT when the model is one it can
+    reproduce (no torch import, ~0.2 s to load) and `kind` (the index manifest's query_encoder)
+    does not say otherwise, else the sentence-transformers embedder."""
+    from .numpy_bert import NumpyBertEncoder, supported
+
+    folder = model_folder(name)
+    if kind == TORCH or not supported(folder):
+        return load_embedder(name)
+    return load_once(("query-encoder", name), lambda: NumpyBertEncoder(folder))
+
+
+def matching_query_encoder(name: str, embedder: SentenceTransformerEmbedder) -> str:
+    """NUMPY when the numpy encoder's vectors equal the ingest embedder's on probe texts (cosine
+    within 1e-4), else TORCH; ingest records it in the index manifest for dense search."""
+    encoder = load_query_encoder(name)
+    if encoder is embedder:
+        return TORCH
+    cosines = (encoder.embed(list(PROBES)) * embedder.embed(list(PROBES))).sum(axis=1)
+    return NUMPY if float(cosines.min()) > 1 - 1e-4 else TORCH

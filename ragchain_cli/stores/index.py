@@ -109,14 +109,16 @@ class Index:
     def manifest(self) -> dict[str, str]:
         return self.docstore.get_meta()
 
-    def bind(self, embed_model: str, dim: int, chunk_size: int, chunk_overlap: int) -> None:
-        """Record what builds this index, or refuse settings that differ from what built it."""
+    def bind(self, embed_model: str, dim: int, chunk_size: int, chunk_overlap: int, query_encoder: str = "") -> None:
+        """Record what builds this index, or refuse settings that differ from what built it; also
+        which query encoder reproduces the ingest encoder's vectors (dense search uses it)."""
         wanted = {"embed_model": embed_model, "dim": str(dim), "chunk_size": str(chunk_size),
                   "chunk_overlap": str(chunk_overlap)}
         have = self.manifest()
         if "embed_model" in have:
             self.require(wanted)
-        self.docstore.set_meta({**wanted, "tokenizer": TOKENIZER, "tool_version": __version__})
+        found = {"query_encoder": query_encoder} if query_encoder else {}
+        self.docstore.set_meta({**wanted, **found, "tokenizer": TOKENIZER, "tool_version": __version__})
 
     def require(self, wanted: dict[str, str]) -> None:
         have = self.manifest()

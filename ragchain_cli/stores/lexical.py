@@ -79,6 +79,17 @@ class LexicalIndex:
         hits = searcher.search(parsed, k).hits
         return [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]
 
+    def doc_freqs(self, words: list[str]) -> dict[str, int]:
+        """How many chunks hold each word, after the index's own stemming (0 for a word it never saw)."""
+        self.index.reload()
+        searcher = self.index.searcher()
+        counts = {}
+        for word in words:
+            terms = plain_terms(word)
+            parsed = self.index.parse_query_lenient(terms, ["text"])[0] if terms else None
+            counts[word] = searcher.search(parsed, 1).count if parsed is not None else 0
+        return counts
+
     def ids(self) -> set[str]:
         self.index.reload()
         searcher = self.index.searcher()

@@ -15,21 +15,53 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelNotFound
+from ..offline import hub_offline
 
 _SQRT_HALF = np.float32(np.sqrt(0.5))
 
 
+TRANSFORMER, POOLING, NORMALIZE = (f"sentence_transformers.models.{name}" for name in ("Transformer", "Pooling",
+                                                                                       "Normalize"))
+
+
 def supported(folder: Path) -> bool:
-    """BERT weights in safetensors, mean pooling, GELU: what this encoder implements."""
+    return not unsupported_reason(folder)
+
+
+def unsupported_reason(folder: Path) -> str:
+    """Why this encoder would not reproduce the model's sentence-transformers vectors ("" when it would).
+
+    It implements exactly: a BERT encoder (GELU, absolute positions) from model.safetensors and
+    tokenizer.json, then mean pooling over the tokens, then L2 normalisation, in the order the
+    folder's modules.json gives. Any other module (Dense, a second pooling, a custom one), another
+    pooling mode or a prompt excluded from the pooling is refused: that model encodes with torch.
+    """
     try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        pooling = json.loads((folder / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"no readable modules.json/config.json ({exc.__class__.__name__})"
+    kinds = [m.get("type") for m in modules] if isinstance(modules, list) else []
+    if kinds not in ([TRANSFORMER, POOLING], [TRANSFORMER, POOLING, NORMALIZE]) or modules[0].get("path"):
+        return f"modules {kinds} are not Transformer, Pooling[, Normalize] with the transformer at the root"
+    if (config.get("model_type"), config.get("hidden_act"), config.get("position_embedding_type", "absolute")) != (
+            "bert", "gelu", "absolute"):
+        return "not a BERT encoder with GELU and absolute positions"
+    return _pooling_reason(folder / modules[1].get("path", ""), int(config.get("hidden_size", 0))) or next(
+        (f"no {name}" for name in ("model.safetensors", "tokenizer.json") if not (folder / name).is_file()), "")
+
+
+def _pooling_reason(folder: Path, hidden: int) -> str:
+    try:
+        pooling = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return (config.get("model_type") == "bert" and config.get("hidden_act") == "gelu"
-            and pooling.get("pooling_mode_mean_tokens") is True
-            and not any(v for k, v in pooling.items() if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens")
-            and (folder / "model.safetensors").is_file() and (folder / "tokenizer.json").is_file())
+        return f"no readable pooling config in {folder.name or '.'}"
+    modes = sorted(k for k, v in pooling.items() if k.startswith("pooling_mode_") and v)
+    if modes != ["pooling_mode_mean_tokens"]:
+        return f"pooling {modes or 'none'} is not mean pooling alone"
+    if pooling.get("include_prompt", True) is not True or pooling.get("word_embedding_dimension", hidden) != hidden:
+        return "pooling excludes the prompt or changes the dimension"
+    return ""
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -52,8 +84,11 @@ class NumpyBertEncoder:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        if not supported(folder):
-            raise ModelNotFound(f"{folder} is not a BERT mean-pooling model", "use the sentence-transformers path")
+        hub_offline()
+        reason = unsupported_reason(folder)
+        if reason:
+            raise ModelNotFound(f"the numpy encoder cannot reproduce {folder}: {reason}",
+                                "encode with sentence-transformers (load_embedder)")
         self.config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         st_config = folder / "sentence_bert_config.json"
         limit = json.loads(st_config.read_text(encoding="utf-8")).get("max_seq_length", 512) if st_config.is_file() else 512

@@ -6,6 +6,7 @@ higher-is-better score 1 - d (the cosine similarity).
 
 from __future__ import annotations
 
+import math
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -15,10 +16,10 @@ import numpy as np
 TABLE = "chunks"
 # Above this many vectors, optimize() builds an IVF-SQ index (scalar-quantised IVF: at 100k
 # vectors it trained in 10 s where default IVF-PQ took 43-169 s, with recall@10 1.0 against
-# 0.86-0.998); searches probe a tenth of the partitions (at least ANN_MIN_PROBES) and re-rank
-# ANN_REFINE_ROWS candidates (at least k) on the full vectors. At 1M vectors that gave
-# recall@10 0.97 at 11 ms p50, where 24 probes gave 0.885 (bench/scale_bench.py measures it at
-# 10k, 100k, 1M). The refine budget is fixed, not a factor of k: at k = 1000 a factor of 20 read
+# 0.86-0.998); searches probe ANN_PROBE_SHARE of the partitions (at least ANN_MIN_PROBES) and re-rank
+# ANN_REFINE_ROWS candidates (at least k) on the full vectors. At 1M clustered vectors a tenth
+# of the partitions gave recall@10 0.97 on near-duplicate queries (0.910 in issue 16's rerun),
+# where 24 probes gave 0.885. The refine budget is fixed, not a factor of k: at k = 1000 a factor of 20 read
 # 20,000 full vectors for 186 ms with the same recall as a factor of 1 at 19 ms.
 ANN_THRESHOLD = 50_000
 # A table without an ANN index (and at most this many rows) is searched exactly in numpy: its
@@ -26,6 +27,10 @@ ANN_THRESHOLD = 50_000
 # where LanceDB's flat search took 9 ms (bench/RESULTS.md, Peers).
 IN_MEMORY_MAX = 2 * ANN_THRESHOLD
 ANN_MIN_PROBES = 24
+# Probes as a share of the partitions: the worst of three builds reaches recall@10 0.95 at 100k
+# low-rank vectors with a quarter of them (80 of 316: 0.961; a tenth, 31: ~0.81), on fresh
+# in-distribution queries (bench/scale_bench.py, bench/RESULTS.md, Scale); 1M not rerun here.
+ANN_PROBE_SHARE = 0.25
 ANN_REFINE_ROWS = 200
 
 
@@ -53,6 +58,8 @@ class VectorIndex:
         self._ann: bool | None = None
         self._exact: tuple[list[str], np.ndarray] | None = None  # a flat table's vectors, normalised
         self._probes = ANN_MIN_PROBES
+        self.nprobes: int | None = None  # None: the product's rule (has_ann); bench/scale_bench.py sweeps these
+        self.refine_rows = ANN_REFINE_ROWS
         self.path = Path(path)
         self.db = lancedb.connect(str(path))
         self.schema = pa.schema(
@@ -113,7 +120,7 @@ class VectorIndex:
             table = self._table_or_none()
             self._ann = table is not None and any("vector" in idx.columns for idx in table.list_indices())
             if self._ann:
-                self._probes = max(ANN_MIN_PROBES, _partitions(table.count_rows()) // 10)
+                self._probes = max(ANN_MIN_PROBES, math.ceil(ANN_PROBE_SHARE * _partitions(table.count_rows())))
         return self._ann
 
     def build_ann(self) -> None:
@@ -132,7 +139,7 @@ class VectorIndex:
             return self._exact_search(table, np.asarray(vector, dtype=np.float32), k)
         query = table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine").limit(k)
         if self.has_ann():
-            query = query.nprobes(self._probes).refine_factor(max(1, ANN_REFINE_ROWS // k))
+            query = query.nprobes(self.nprobes or self._probes).refine_factor(max(1, self.refine_rows // k))
         result = query.select(["chunk_id", "_distance"]).to_arrow()
         ids = result.column("chunk_id").to_pylist()
         distances = result.column("_distance").to_pylist()

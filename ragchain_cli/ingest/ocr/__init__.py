@@ -14,6 +14,7 @@ import warnings
 from typing import Any, Protocol
 
 from ...errors import LoaderError, RagchainError, UsageError
+from ...loaded import load_once
 from ...registry import Registry
 
 OCR_BACKENDS = Registry("OCR backend")
@@ -30,7 +31,6 @@ PREFERENCE = ("tesseract", "rapidocr", "deepdoctection", "nougat")
 MODES = ("auto", "off")
 INSTALL_HINT = "apt-get install tesseract-ocr tesseract-ocr-eng, or pip install rapidocr onnxruntime"
 
-_BACKENDS: dict[tuple, "OcrBackend"] = {}
 
 
 class OcrBackend(Protocol):
@@ -54,9 +54,10 @@ class OcrMode(str):
 
     def __new__(cls, name: str = "auto", **options: dict[str, Any]) -> "OcrMode":
         mode = super().__new__(cls, name)
-        inherited = dict(getattr(name, "options", {}))
-        inherited.update({key: {k: v for k, v in value.items() if v} for key, value in options.items()})
-        mode.options = inherited
+        merged = {key: dict(value) for key, value in getattr(name, "options", {}).items()}
+        for key, value in options.items():  # an empty value (no --nougat-model) keeps what `name` carried
+            merged.setdefault(key, {}).update({k: v for k, v in value.items() if v})
+        mode.options = merged
         return mode
 
 
@@ -89,10 +90,8 @@ def best_installed(mode: str = "auto") -> str | None:
 
 def get_backend(name: str, **options: Any) -> OcrBackend:
     """One backend per name and options per process (models load once)."""
-    key = (name, tuple(sorted(options.items())))
-    if key not in _BACKENDS:
-        _BACKENDS[key] = OCR_BACKENDS.create(name, **options)
-    return _BACKENDS[key]
+    key = ("ocr", name, tuple(sorted(options.items())))
+    return load_once(key, lambda: OCR_BACKENDS.create(name, **options))
 
 
 def resolve(mode: str) -> str | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import DependencyMissing, ModelNotFound
+from ...offline import hub_offline
 from .render import render_dpi, render_png
 
 ENV = "RAGCHAIN_DEEPDOCTECTION_WEIGHTS"
@@ -91,6 +92,7 @@ def _import_quietly():
     """Import deepdoctection, which configures the root logger (at LOG_LEVEL, which it exports to the
     environment itself, INFO unless set); keep its notes below warnings and put the root logger back."""
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    hub_offline()
     root = logging.getLogger()
     level, handlers = root.level, list(root.handlers)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import DependencyMissing, ModelNotFound
+from ...offline import hub_offline
 from .render import render_pil
 
 ENV = "RAGCHAIN_NOUGAT_MODEL"
@@ -31,6 +32,7 @@ class NougatBackend:
 
     def __init__(self, model: str = "", max_new_tokens: int | None = None) -> None:
         self.folder = self.check(model=model)
+        hub_offline()
         import torch
         from transformers import NougatProcessor, VisionEncoderDecoderModel
 

@@ -1,0 +1,94 @@
+"""Less but better context: the sentences of the top passages that best match the question.
+
+Prompt reading dominates answer time on a CPU, so instead of whole chunks the model reads, from
+the first `passages` hits, the sentences most similar to the question (cosine of the query
+encoder's embeddings, plus the IDF-weighted share of the question's words they contain), each
+with its neighbours, best first, until `budget_tokens` are used. A passage keeps its sentences in
+document order, gaps marked with " ... "; passages with no sentence chosen are left out. The
+returned hits carry the reduced text, so what the JSON shows is exactly what the model read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable, Protocol
+
+import numpy as np
+
+from ..types import Hit
+from .terms import stems_of
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•\d])")
+LEXICAL_WEIGHT = 0.5
+DENSE_CANDIDATES = 16  # sentences embedded per question: encoding every one cost seconds on 2 cores
+BATCH = 8
+MAX_SENTENCE_CHARS = 600
+
+
+class Encoder(Protocol):
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+def sentences(text: str) -> list[str]:
+    """A passage split into sentences (and list items / paragraphs); long runs cut to size."""
+    parts = [" ".join(p.split()) for p in _SPLIT.split(text)]
+    out: list[str] = []
+    for part in filter(None, parts):
+        out.extend(part[i : i + MAX_SENTENCE_CHARS] for i in range(0, len(part), MAX_SENTENCE_CHARS))
+    return out
+
+
+def _scores(question: str, units: list[str], encoder: Encoder | None, weights: dict[str, float]) -> np.ndarray:
+    """Lexical share for every sentence; plus the cosine for the DENSE_CANDIDATES best of them
+    (embedded in length-sorted batches, so short sentences are not padded to the longest)."""
+    total = sum(weights.values()) or 1.0
+    lexical = np.array([sum(w for s, w in weights.items() if s in stems_of(u)) / total for u in units])
+    if encoder is None:
+        return lexical
+    scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's
+    candidates = sorted(np.argsort(-lexical, kind="stable")[:DENSE_CANDIDATES], key=lambda i: len(units[i]))
+    query = encoder.embed([question])[0]
+    for start in range(0, len(candidates), BATCH):
+        batch = candidates[start : start + BATCH]
+        vectors = encoder.embed([units[i] for i in batch])
+        scores[batch] = vectors @ query + LEXICAL_WEIGHT * lexical[batch]
+    return scores
+
+
+def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str], int], budget_tokens: int,
+                   weights: dict[str, float], encoder: Encoder | None = None, passages: int = 4,
+                   neighbours: int = 1) -> list[Hit]:
+    """The first `passages` hits reduced to their best sentences within the token budget.
+
+    weights: the question's content stems with their IDF (the lexical part of the score)."""
+    top = [h for h in hits if h.chunk is not None and h.chunk.text.strip()][:passages]
+    split = [sentences(h.chunk.text) for h in top]
+    where = [(p, i) for p, units in enumerate(split) for i in range(len(units))]
+    if not where:
+        return []
+    scores = _scores(question, [split[p][i] for p, i in where], encoder, weights)
+    chosen: set[tuple[int, int]] = set()
+    remaining = budget_tokens
+    for order in np.argsort(-scores, kind="stable"):
+        p, i = where[order]
+        around = [(p, j) for j in range(i - neighbours, i + neighbours + 1)
+                  if 0 <= j < len(split[p]) and (p, j) not in chosen]
+        for group in (around, [(p, i)] if (p, i) in around else []):  # with its neighbours, else alone
+            cost = sum(count_tokens(split[p][j]) + 1 for _, j in group)
+            if group and cost <= remaining:
+                chosen.update(group)
+                remaining -= cost
+                break
+    return [_reduced(hit, units, {i for q, i in chosen if q == p}) for p, (hit, units) in enumerate(zip(top, split))
+            if any(q == p for q, _ in chosen)]
+
+
+def _reduced(hit: Hit, units: list[str], keep: set[int]) -> Hit:
+    parts: list[str] = []
+    for i in sorted(keep):
+        if parts and i - 1 not in keep:
+            parts.append("...")
+        parts.append(units[i])
+    chunk = dataclasses.replace(hit.chunk, text=" ".join(parts))
+    return dataclasses.replace(hit, chunk=chunk)

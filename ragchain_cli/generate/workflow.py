@@ -1,0 +1,175 @@
+"""The answer workflow behind `ragchain ask`, as a library: question in, one JSON-ready dict out.
+
+retrieve (the search pipeline) -> the question's words weighed by IDF (the lexical index's doc
+freqs) -> the best sentences of the top passages (select.py) -> the passages packed into the
+prompt -> evidence: coverage, dense and BM25 scores, and the model's yes/no judgement read from
+its logits after the passages (evidence.py) -> abstain, or answer one short sentence (streamed to
+`on_token`) -> the answer's key content checked against the passages (support.py).
+
+Payload fields (the contract with `eval --qa`): question, answer, answered, supported, citations,
+hits (each search-hit payload plus "text", the passage as the model read it), timings (retrieve,
+first_token and total counted from the question's start), and evidence.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from ..retrieve.payload import hit_payload
+from ..types import Hit
+from .answer import generate_answer, pack
+from .evidence import Evidence, question_weights, retrieval_evidence
+from .prompt import SourceConsulted, build_judge_messages
+from .select import select_context
+from .support import check_support, says_unknown
+from .terms import TermStats
+
+NOT_SAID = "The documents do not say."
+NOT_SAID_NO_MATCH = "The documents do not say: no passage matches the question."
+PASSAGE_HEADER_TOKENS = 24  # the "<passage [n] source: ...>" line around each passage
+
+
+@dataclass
+class AskOptions:
+    max_tokens: int = 64  # one sentence is asked for; generation stops at its end
+    context_tokens: int = 360  # passage tokens the model reads (prompt reading dominates CPU time)
+    passages: int = 4  # top hits whose sentences compete for the context
+    abstain: bool = True  # False: always answer (evidence is still reported)
+    generate: bool = True  # False: retrieval only, the hits with their text
+
+
+Progress = Callable[[str], None]
+
+
+class AskWorkflow:
+    """One loaded pipeline and model answering many questions (the model's KV cache carries over)."""
+
+    def __init__(self, pipeline, model, options: AskOptions | None = None) -> None:
+        self.pipeline, self.model = pipeline, model
+        self.options = options or AskOptions()
+        lexical = pipeline.index.lexical
+        self.stats = TermStats(total=lexical.count(), doc_freq=lexical.doc_freqs)
+        dense = pipeline.retrievers.get("dense")
+        self.encoder = getattr(dense, "encoder", None)
+
+    def ask(self, question: str, on_token: Callable[[str], None] | None = None,
+            on_progress: Progress | None = None) -> dict:
+        started = time.perf_counter()
+        if not question.strip():
+            return _blank(question)
+        hits = self.pipeline.search(question)
+        timings = {"retrieve": time.perf_counter() - started}
+        if not self.options.generate or self.model is None:
+            return {"question": question, "hits": _hits(hits, with_text=True), "timings": _rounded(timings)}
+        weights, evidence = self.retrieval_signals(question, hits)
+        packed = self._context(question, hits, weights)
+        timings["select"] = time.perf_counter() - started - timings["retrieve"]
+        if not packed:
+            return _abstained(question, NOT_SAID_NO_MATCH, [], evidence, timings, started)
+        if on_progress is not None:
+            tokens = sum(self.model.count_tokens(h.chunk.text) for h in packed)
+            on_progress(f"reading {len(packed)} passage{'s' * (len(packed) != 1)} ({tokens} tokens) ...")
+        judged = self.model.choice_logprobs(build_judge_messages(question, packed), ["yes", "no"])
+        evidence.judge = judged["yes"] - judged["no"]
+        timings["judge"] = time.perf_counter() - started - timings["retrieve"] - timings["select"]
+        if self.options.abstain and not evidence.answerable():
+            return _abstained(question, NOT_SAID, packed, evidence, timings, started)
+        return self._answer(question, packed, evidence, timings, started, on_token)
+
+    def retrieval_signals(self, question: str, hits: list[Hit]) -> tuple[dict[str, float], Evidence]:
+        """The question's stems with their IDF, and the evidence that needs no model (judge 0)."""
+        weights = question_weights(question, self.stats)
+        return weights, retrieval_evidence(hits, weights, self.options.passages)
+
+    def _context(self, question: str, hits: list[Hit], weights: dict[str, float]) -> list[Hit]:
+        opts = self.options
+        selected = select_context(question, hits, self.model.count_tokens, opts.context_tokens, weights,
+                                  encoder=self.encoder, passages=opts.passages)
+        budget = opts.context_tokens + PASSAGE_HEADER_TOKENS * opts.passages
+        return pack(question, selected, self.model, budget, opts.max_tokens)
+
+    def _answer(self, question, packed, evidence: Evidence, timings, started, on_token) -> dict:
+        before = time.perf_counter() - started
+        answer = generate_answer(question, packed, self.model, self.options.max_tokens, on_token)
+        if says_unknown(answer.text):  # the model itself found no answer in the passages
+            timings.update(generate=answer.timings["generate"])
+            return {**_abstained(question, NOT_SAID, packed, evidence, timings, started), "draft": answer.text,
+                    "streamed": on_token is not None and bool(answer.text)}
+        support = check_support(answer.text, question, [h.chunk.text for h in packed], self.stats)
+        citations = answer.citations
+        if not support.supported:  # never shown as cited fact
+            citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
+        timings.update(first_token=before + answer.timings["first_token"], generate=answer.timings["generate"])
+        timings["total"] = time.perf_counter() - started
+        return {"question": question, "answer": answer.text, "answered": True, "supported": support.supported,
+                "unsupported_terms": support.missing, "citations": [_citation(c) for c in citations],
+                "hits": _hits(packed, with_text=True), "timings": _rounded(timings),
+                "evidence": evidence.payload(), "streamed": on_token is not None}
+
+    def ask_many(self, questions: Iterable[str], on_token=None, on_progress=None) -> Iterator[dict]:
+        for question in questions:
+            yield self.ask(question, on_token=on_token, on_progress=on_progress)
+
+
+@contextmanager
+def open_workflow(settings, options: AskOptions | None = None, search_options=None,
+                  on_progress: Progress | None = None) -> Iterator[AskWorkflow]:
+    """The index, search pipeline and (unless options.generate is False) model named by `settings`."""
+    from ..retrieve.pipeline import SearchPipeline, search_options as options_from
+    from ..stores.index import Index
+
+    options = options or AskOptions()
+    index = Index(Path(settings.index))
+    try:
+        pipeline = SearchPipeline(index, search_options or options_from(settings))
+        model = load_model(settings, on_progress) if options.generate else None
+        yield AskWorkflow(pipeline, model, options)
+    finally:
+        index.close()
+
+
+def load_model(settings, on_progress: Progress | None = None):
+    from .llama import LocalLLM
+    from .models import resolve_model
+
+    started = time.perf_counter()
+    model = LocalLLM(resolve_model(settings.llm or None), n_ctx=settings.n_ctx)
+    if on_progress is not None:
+        on_progress(f"model {model.path.name} loaded in {time.perf_counter() - started:.1f}s")
+    return model
+
+
+def ask_payloads(settings, questions: Iterable[str], on_token=None, options: AskOptions | None = None,
+                 on_progress: Progress | None = None) -> Iterator[dict]:
+    """One payload per question, in order (a blank question gets an unanswered, empty one)."""
+    with open_workflow(settings, options, on_progress=on_progress) as workflow:
+        yield from workflow.ask_many(questions, on_token=on_token, on_progress=on_progress)
+
+
+def _citation(c) -> dict:
+    return {"number": c.number, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "source": c.source, "page": c.page,
+            "cited": getattr(c, "cited", True)}
+
+
+def _hits(hits: list[Hit], with_text: bool) -> list[dict]:
+    return [{**hit_payload(i, h), **({"text": h.chunk.text} if with_text else {})} for i, h in enumerate(hits, 1)]
+
+
+def _rounded(timings: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in timings.items()}
+
+
+def _blank(question: str) -> dict:
+    return {"question": question, "answer": "", "answered": False, "supported": None, "citations": [], "hits": [],
+            "timings": {"retrieve": 0.0, "first_token": 0.0, "total": 0.0}, "streamed": False}
+
+
+def _abstained(question: str, text: str, closest: list[Hit], evidence: Evidence, timings: dict, started) -> dict:
+    timings = {**timings, "first_token": time.perf_counter() - started, "total": time.perf_counter() - started}
+    return {"question": question, "answer": text, "answered": False, "supported": None, "citations": [],
+            "hits": _hits(closest, with_text=True), "timings": _rounded(timings), "evidence": evidence.payload(),
+            "streamed": False}

@@ -1,0 +1,106 @@
+"""The answer checks as pure logic: preamble stripping, one sentence, key content found in the
+passages, refusals recognised, IDF coverage and sentence selection (hand-made cases, no model)."""
+
+from __future__ import annotations
+
+import math
+
+from ragchain_cli.generate.evidence import Evidence, coverage, question_weights, retrieval_evidence
+from ragchain_cli.generate.select import select_context, sentences
+from ragchain_cli.generate.support import SentenceStream, check_support, key_terms, says_unknown, shorten
+from ragchain_cli.generate.terms import TermStats
+from ragchain_cli.types import Chunk, Hit
+
+
+def stats(freqs: dict[str, int], total: int = 100) -> TermStats:
+    return TermStats(total=total, doc_freq=lambda words: {w: freqs.get(w, 0) for w in words})
+
+
+def hit(n: int, text: str, explain: dict | None = None) -> Hit:
+    return Hit(f"c{n}", 1.0 / n, doc_id=f"d{n}", explain=explain or {}, chunk=Chunk(f"c{n}", f"d{n}", text))
+
+
+def test_preamble_is_stripped_and_the_answer_cut_to_one_sentence():
+    assert shorten("According to the passage [2], ants are insects. They live in colonies.") == "Ants are insects."
+    assert shorten("Based on the provided passages, the starter is fed flour.") == "The starter is fed flour."
+    assert shorten("The passage states that Dr. Smith left in 1990. He came back.") == "Dr. Smith left in 1990."
+    assert shorten("Quorvath.") == "Quorvath."
+
+
+def test_streamed_answer_holds_back_the_preamble_and_stops_after_one_sentence():
+    shown: list[str] = []
+    stream = SentenceStream(shown.append)
+    for piece in ["Acc", "ording to", " the passage", ", the starter", " is fed with flour", " and water.", " It",
+                  " is old."]:
+        stream.feed(piece)
+        if stream.done:
+            break
+    assert stream.done and "".join(shown) == "The starter is fed with flour and water."
+    assert stream.close() == "The starter is fed with flour and water." and "".join(shown) == stream.close()
+
+
+def test_invented_names_and_numbers_are_unsupported():
+    passages = ["Reykjavik is a city; about 120,000 people live there.", "Faraday studied electricity."]
+    assert not check_support("Reykjavik has 1.58 million people [1].", "How many people live in Reykjavik?",
+                             passages).supported
+    invented = check_support("Michael Faraday discovered penicillin.", "Who discovered penicillin?", passages,
+                             stats({"faraday": 3}))
+    assert not invented.supported and invented.missing == ["michael"]  # in no chunk of the index: rare
+    found = check_support("About 120,000 people [1].", "How many people live in Reykjavik?", passages)
+    assert found.supported and found.checked == ["120,000"]
+
+
+def test_rare_words_must_be_found_common_ones_need_not():
+    freqs = {"gelatinous": 0, "usually": 40}
+    keys = key_terms("It is usually gelatinous.", "What is the texture?", stats(freqs))
+    assert keys == ["gelatinous"]
+    assert not check_support("It is usually gelatinous.", "What is the texture?", ["It is soft."],
+                             stats(freqs)).supported
+    assert check_support("It is usually soft.", "What is the texture?", ["It is soft."], stats(freqs)).supported
+
+
+def test_words_of_the_question_are_not_key_content():
+    assert key_terms("Heron Inlet closes in April.", "When does Heron Inlet close?", None) == ["April"]
+
+
+def test_a_capitalised_first_word_is_a_name_only_when_it_is_rare():
+    question = "Does an octopus have a beak?"
+    assert key_terms("Yes, an octopus has a hard beak.", question, stats({"hard": 30})) == []
+    assert key_terms("Usually Henan.", "Where?", stats({"usually": 30})) == ["Henan"]
+    assert key_terms("Quorvath is the capital.", "What is the capital?", stats({})) == ["quorvath"]
+
+
+def test_refusals_are_recognised_but_negative_answers_are_not():
+    assert says_unknown("I do not know.") and says_unknown("The passages do not mention penicillin.")
+    assert says_unknown("There is no information about Oslo.")
+    assert not says_unknown("No, ants cannot fly.") and not says_unknown("Koalas do not drink much water.")
+
+
+def test_coverage_weighs_the_question_words_by_idf():
+    weights = question_weights("Who discovered penicillin in London?", stats({"discovered": 9, "london": 9}))
+    idf_rare, idf_common = math.log(1 + 100.5 / 0.5), math.log(1 + 91.5 / 9.5)
+    assert math.isclose(weights["penicillin"], idf_rare) and math.isclose(weights["london"], idf_common)
+    share = coverage(weights, ["London is large.", "It was discovered."])
+    assert math.isclose(share, 2 * idf_common / (2 * idf_common + idf_rare))
+    assert coverage(weights, ["Penicillin was discovered in London."]) == 1.0
+
+
+def test_retrieval_evidence_reads_both_retrievers_and_the_rule_is_monotone():
+    hits = [hit(1, "penicillin", {"bm25": (1, 6.0), "dense": (2, 0.3)}), hit(2, "x", {"dense": (1, 0.5)})]
+    evidence = retrieval_evidence(hits, {"penicillin": 2.0, "discover": 1.0}, passages=4)
+    assert math.isclose(evidence.coverage, 2 / 3) and evidence.dense == 0.5 and evidence.bm25 == 2.0
+    weak, strong = Evidence(0.2, 0.2, 0.2, -3.0), Evidence(1.0, 0.7, 2.0, 3.0)
+    assert not weak.answerable() and strong.answerable() and weak.score() < strong.score()
+
+
+def test_context_keeps_the_best_sentence_with_its_neighbour_within_the_budget():
+    text = "Ferries leave at noon. Osprey nests close Heron Inlet from April. Bring boots. Tea is served."
+    assert sentences(text)[1] == "Osprey nests close Heron Inlet from April."
+    words = lambda t: len(t.split())  # noqa: E731
+    chosen = select_context("When is Heron Inlet closed?", [hit(1, text), hit(2, "Unrelated words here.")], words,
+                            budget_tokens=16, weights={"heron": 2.0, "inlet": 2.0, "close": 1.0}, neighbours=1)
+    assert [h.chunk_id for h in chosen] == ["c1"]
+    assert chosen[0].chunk.text == "Ferries leave at noon. Osprey nests close Heron Inlet from April. Bring boots."
+    tight = select_context("When is Heron Inlet closed?", [hit(1, text)], words, budget_tokens=12,
+                           weights={"heron": 2.0, "inlet": 2.0, "close": 1.0}, neighbours=1)
+    assert tight[0].chunk.text == "Osprey nests close Heron Inlet from April. Bring boots."  # alone, then what fits
