@@ -34,6 +34,9 @@ class Settings:
     norm: str = "zscore"
     weights: dict[str, float] = field(default_factory=dict)
     depth: int = 1000
+    document_fusion: bool = False
+    passage_decay: float = 0.0
+    whole_documents: bool = False
     k: int = 10
     rerank: str = ""
     rerank_depth: int = 20

@@ -198,3 +198,29 @@ def collapse_to_documents(hits: list[Hit]) -> list[Hit]:
     for hit in sort_hits(hits):
         best.setdefault(hit.doc_id or hit.chunk_id, hit)
     return sorted(best.values(), key=lambda h: (-h.score, h.doc_id or h.chunk_id))
+
+
+def passages_to_documents(hits: list[Hit], decay: float = 0.0) -> list[Hit]:
+    """One retriever's chunk list -> its document list, BEFORE fusion (hits need doc_id).
+
+    A document scores max + decay * second + decay^2 * third ... over its own passages' scores
+    in this list (decay 0: max-passage). Each returned Hit is keyed by its doc_id (chunk_id =
+    doc_id, so the fusions work on documents unchanged), ordered by (-score, doc_id); which chunk
+    stands for the document is `best_passages`' business.
+    """
+    if not 0.0 <= decay < 1.0:
+        raise UsageError(f"passage decay must be >= 0 and < 1, got {decay!r}", "0 is max-passage; 0.1-0.5 are usual")
+    scores: dict[str, list[float]] = {}
+    for hit in _dedupe(hits):
+        scores.setdefault(hit.doc_id or hit.chunk_id, []).append(float(hit.score))
+    docs = [Hit(doc, math.fsum(s * decay ** i for i, s in enumerate(sorted(found, reverse=True))), doc)
+            for doc, found in scores.items()]
+    return sorted(docs, key=lambda h: (-h.score, h.doc_id))
+
+
+def best_passages(hits: list[Hit]) -> dict[str, str]:
+    """doc_id -> the chunk_id of its best-ranked hit in this list (lists are best first)."""
+    best: dict[str, str] = {}
+    for hit in hits:
+        best.setdefault(hit.doc_id or hit.chunk_id, hit.chunk_id)
+    return best

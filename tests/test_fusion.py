@@ -12,11 +12,13 @@ from ragchain_cli.fusion import (
     FUSIONS,
     NORMS,
     cc,
+    best_passages,
     collapse_to_documents,
     dbsf,
     fuse,
     minmax,
     none,
+    passages_to_documents,
     rrf,
     zscore,
 )
@@ -304,3 +306,31 @@ def test_collapse_ties_by_chunk_id_within_a_document_and_doc_id_across():
 def test_collapse_keys_hits_without_doc_id_by_chunk_id():
     collapsed = collapse_to_documents([Hit("x", 1.0), Hit("y", 2.0)])
     assert [h.chunk_id for h in collapsed] == ["y", "x"]
+
+
+# ---------------------------------------------------------------- documents before fusion
+
+
+def test_passages_to_documents_max_and_decayed_sum():
+    hits = run(("a#1", 3.0), ("b#1", 2.5), ("a#2", 1.0), ("a#3", 0.5), ("a#1", 0.1))
+    assert [(h.chunk_id, h.score) for h in passages_to_documents(hits)] == [("a", 3.0), ("b", 2.5)]
+    decayed = passages_to_documents(hits, decay=0.5)
+    assert [h.doc_id for h in decayed] == ["a", "b"]
+    assert decayed[0].score == pytest.approx(3.0 + 0.5 * 1.0 + 0.25 * 0.5)  # the repeated a#1 counts once
+    assert best_passages(hits) == {"a": "a#1", "b": "b#1"}
+    with pytest.raises(UsageError):
+        passages_to_documents(hits, decay=1.0)
+
+
+def test_fusing_documents_differs_from_fusing_chunks():
+    """bm25 fills its head with three passages of x; fused as chunks, x wins on rank sums, fused as
+    documents y does (hand-computed rrf, k = 60)."""
+    runs = {"bm25": run(("x#1", 9.0), ("x#2", 8.0), ("x#3", 7.0), ("y#1", 6.0)),
+            "dense": run(("y#1", 0.9), ("z#1", 0.8), ("x#1", 0.7))}
+    chunks = collapse_to_documents(rrf(runs))
+    assert [h.doc_id for h in chunks][:2] == ["x", "y"]
+    assert chunks[0].score == pytest.approx(1 / 61 + 1 / 63)
+    docs = rrf({name: passages_to_documents(hits) for name, hits in runs.items()})
+    assert [h.doc_id for h in docs] == ["y", "x", "z"]
+    assert docs[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert docs[1].score == pytest.approx(1 / 61 + 1 / 63)

@@ -128,12 +128,12 @@ def test_interrupted_write_is_repaired_by_next_ingest(tmp_path, cli):
         DocStore.put_documents(tx, "/tmp/extra.txt", [Document("extra-doc", "x", (Block(chunk.text),))])
         DocStore.put_chunks(tx, [chunk])
         DocStore.put_file(tx, FileRecord("/tmp/extra.txt", "h", 1, 1))
-        DocStore.journal(tx, [("add", chunk.chunk_id, vector.tobytes())])
+        DocStore.journal(tx, [("doc", "extra-doc", None), ("add", chunk.chunk_id, vector.tobytes())])
     index.close()
     broken = cli("check", "--json")
-    assert broken.code == 4 and broken.json()["pending"] == 1 and "pending" in broken.err
+    assert broken.code == 4 and broken.json()["pending"] == 2 and "pending" in broken.err
     assert cli("search", "aurora", "--json").json()["hits"][0]["doc_id"] == "docs/beta.txt"
     repaired = cli("ingest", corpus, "--json").json()
-    assert repaired["replayed"] == 1
+    assert repaired["replayed"] == 2
     assert cli("check").code == 0
     assert cli("search", "narwhal", "--retrievers", "bm25", "--json").json()["hits"][0]["chunk_id"] == "c0ffee"

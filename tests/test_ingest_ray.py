@@ -52,6 +52,7 @@ def stored(index_dir: Path) -> dict[str, tuple[str, np.ndarray]]:
     try:
         found = index.check()
         assert found.consistent, found
+        assert index.has_documents() and index.documents.ids() == index.docstore.document_ids()  # documents/ too
         chunks = index.docstore.chunks(sorted(index.docstore.chunk_ids()))
         vectors = index.vectors.vectors(sorted(chunks))
         return {cid: (chunk.index_text(), vectors[cid]) for cid, chunk in chunks.items()}

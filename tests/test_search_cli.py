@@ -67,6 +67,8 @@ def test_filters_by_date_and_source(sample_index, cli):
 def test_recency_lifts_the_newer_policy(sample_index, cli):
     query = "How many days per week can staff work from home?"
     plain = _search(cli, sample_index, query, "--documents", "-k", "30")
+    # weight 0.5: the 2025 revision is near the top (rel 0.58 >= 1 - w), so recency can close the gap;
+    # at 0.9 any recent file may pass both policies (README, "Versions, --latest and --recency")
     boosted = _search(cli, sample_index, query, "--documents", "-k", "30", "--recency", "365d",
                       "--recency-weight", "0.5")
     order = lambda hits: [h["doc_id"] for h in hits]  # noqa: E731

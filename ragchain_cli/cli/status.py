@@ -12,6 +12,8 @@ def _payload(store) -> dict:
     differences = {
         "missing_from_lexical": result.missing_lexical, "missing_from_vectors": result.missing_vectors,
         "extra_in_lexical": result.extra_lexical, "extra_in_vectors": result.extra_vectors,
+        "documents_missing_from_whole_index": result.missing_documents,
+        "documents_extra_in_whole_index": result.extra_documents,
     }
     return {
         "index": str(store.root),
@@ -38,7 +40,7 @@ def status_command(index: IndexOpt = None, as_json: JsonOpt = None, config: Conf
 
 
 def check_command(index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None) -> None:
-    """Verify that docstore, Tantivy and LanceDB hold exactly the same chunk IDs."""
+    """Verify that docstore, Tantivy and LanceDB hold exactly the same chunk IDs (and documents)."""
     from ..errors import InconsistentIndex
 
     store = open_index(settings_from(config, index=index))

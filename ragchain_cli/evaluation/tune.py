@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
-from ..fusion import fuse
 from ..types import Hit
 from .metrics import evaluate
 from .runner import BATCH, to_run_entry
@@ -40,19 +39,20 @@ def grid(retrievers: list[str]) -> list[dict]:
 
 
 def collect_runs(pipeline, queries: dict[str, str]) -> dict[str, dict[str, list[Hit]]]:
-    """Per query, each retriever's hydrated list (document IDs known)."""
+    """Per query, each retriever's list, chunks linked (document IDs known)."""
     qids = list(queries)
     out: dict[str, dict[str, list[Hit]]] = {}
     for start in range(0, len(qids), BATCH):
         batch = qids[start : start + BATCH]
         for qid, runs in zip(batch, pipeline.retrieve_runs([queries[q] for q in batch])):
-            out[qid] = {name: pipeline.linker.link(hits) for name, hits in runs.items()}
+            out[qid] = {name: hits if pipeline.ranker.is_whole(name) else pipeline.linker.link(hits)
+                        for name, hits in runs.items()}
     return out
 
 
 def tune(pipeline, queries: dict[str, str], qrels: dict, metric: str = "ndcg@10") -> list[Trial]:
     """All trials, best first (ties keep grid order)."""
-    names = list(pipeline.retrievers)
+    names = [name for name in pipeline.retrievers if not pipeline.ranker.is_whole(name)]  # bm25-doc follows bm25
     if len(names) < 2:
         raise UsageError("--tune needs at least two retrievers to fuse", "pass --retrievers bm25,dense")
     runs = collect_runs(pipeline, queries)
@@ -60,7 +60,7 @@ def tune(pipeline, queries: dict[str, str], qrels: dict, metric: str = "ndcg@10"
     for params in grid(names):
         options = {"k": params.get("rrf_k", 60), "norm": params.get("norm", "zscore"),
                    "weights": params.get("weights") or None}
-        run = {qid: to_run_entry(fuse(params["fusion"], lists, **options)) for qid, lists in runs.items()}
+        run = {qid: to_run_entry(pipeline.fuse(params["fusion"], lists, **options)) for qid, lists in runs.items()}
         trials.append(Trial(params, evaluate(qrels, run, [metric])[metric]))
     return sorted(trials, key=lambda t: -t.score)
 

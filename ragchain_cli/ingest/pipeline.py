@@ -93,6 +93,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
                    "chunk_overlap": str(options.chunk_overlap)})
     with index.write_lock(wait=options.wait):
         report.replayed = index.replay()
+        index.backfill_documents()
         notes = _Notes(progress)
         writer = BatchWriter(index, _embedder_loader(options), _binder(index, options), options.batch_chunks,
                              notes.embedded)

@@ -8,8 +8,9 @@ What runs where:
                            big file streamed DOCS_PER_BLOCK documents at a time
     Ray actors             map_batches(Embed) on an ActorPoolStrategy(size=workers) pool: the
                            model loaded once per actor; chunks the index already has are not embedded
-    driver                 iter_batches -> Sink -> BatchWriter: docstore + journal, Tantivy, LanceDB,
-                           batch by batch, as the local engine writes (same chunk IDs, same repair)
+    driver                 iter_batches -> Sink -> BatchWriter: docstore + journal, Tantivy (chunks and
+                           whole documents), LanceDB, batch by batch, as the local engine writes (same
+                           chunk IDs, same repair)
 
 Files arrive in any order, a file's documents possibly across several batches; a file is finished
 when its "end" row and all its documents are in. A file that fails on a worker is reported with

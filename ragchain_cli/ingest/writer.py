@@ -1,5 +1,6 @@
 """Batches of documents: embedded together, committed to the docstore with their journal entries
-in one transaction, then replayed into Tantivy and LanceDB (see stores/index.py).
+in one transaction, then replayed into Tantivy and LanceDB (see stores/index.py). Every document
+written or removed is journalled too (`doc`), for the whole-document index.
 
 A batch closes at `batch_chunks` chunks, inside a file if need be, so a corpus that is one big
 JSONL file is written (and its progress kept) a batch at a time, and memory holds one batch of
@@ -111,11 +112,13 @@ class BatchWriter:
                 DocStore.put_documents(tx, path, docs)
                 DocStore.put_chunks(tx, file_chunks)
                 self._written.setdefault(path, set()).update(d.doc_id for d in docs)
+            touched = [d.doc_id for _, docs, _ in self.items for d in docs] + DocStore.file_doc_ids(tx, self.done)
             for record in self.done.values():  # its last document is in: what the new version lacks goes
                 removed += DocStore.drop_documents_except(tx, record.path, self._written.pop(record.path, set()))
                 DocStore.put_file(tx, record)
             VersionLinker(tx, self._stored_vectors).record(self._per_document(vectors))
-            ops = [("del", cid, None) for cid in removed]
+            ops = [("doc", doc_id, None) for doc_id in dict.fromkeys(touched)]
+            ops += [("del", cid, None) for cid in removed]
             ops += [("add", c.chunk_id, np.ascontiguousarray(v, np.float32).tobytes()) for c, v in zip(chunks, vectors)]
             DocStore.journal(tx, ops)
         self.index.replay()
@@ -167,8 +170,9 @@ class BatchWriter:
         if not paths:
             return 0
         with self.index.docstore.transaction() as tx:
+            gone = DocStore.file_doc_ids(tx, paths)
             removed = DocStore.drop_files(tx, paths)
-            DocStore.journal(tx, [("del", cid, None) for cid in removed])
+            DocStore.journal(tx, [("doc", doc_id, None) for doc_id in gone] + [("del", cid, None) for cid in removed])
         self.removed += len(removed)
         if "dim" in self.index.manifest():
             self.index.replay()

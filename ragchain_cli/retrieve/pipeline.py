@@ -1,5 +1,9 @@
 """The search pipeline: retrievers -> fusion -> Linker hydration -> filters -> recency ->
-rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders."""
+rerank -> (optional) max-passage collapse -> top k. Library only; the CLI renders.
+
+With `documents` and `document_fusion` the fusion is over documents: each retriever's list is
+collapsed to its documents before fusing, and with `whole_documents` a BM25 list over whole
+documents joins them (retrieve/documents.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from ..stores.versions import VersionView
 from ..timeaware import parse_bound, parse_duration, recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
+from .documents import DocumentRanker
 
 FILTER_OVERFETCH = 5
 
@@ -44,6 +49,9 @@ class SearchOptions:
     recency: float | None = None
     recency_weight: float = DEFAULTS.recency_weight
     documents: bool = False
+    document_fusion: bool = DEFAULTS.document_fusion  # documents: collapse each retriever's list, then fuse
+    passage_decay: float = DEFAULTS.passage_decay  # document_fusion: max + decay * 2nd + decay^2 * 3rd ...
+    whole_documents: bool = DEFAULTS.whole_documents  # document_fusion with bm25: BM25 over whole documents too
     latest: bool = DEFAULTS.latest  # keep only the newest version of each version group
     rerank: str = DEFAULTS.rerank
     rerank_depth: int = DEFAULTS.rerank_depth
@@ -82,7 +90,9 @@ def search_options(settings: Settings | None = None, since: str | None = None, u
         weights=weights, depth=settings.depth, k=settings.k,
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=weight,
-        documents=documents, latest=settings.latest, rerank=settings.rerank, rerank_depth=settings.rerank_depth,
+        documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
+        whole_documents=settings.whole_documents, latest=settings.latest, rerank=settings.rerank,
+        rerank_depth=settings.rerank_depth,
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
         per_retriever={name: settings.options_for("retrieve", name) for name in settings.retriever_names()},
@@ -97,12 +107,17 @@ class SearchPipeline:
         self.index = index
         self.options = options
         self.linker = Linker(index.docstore)
+        self.ranker = DocumentRanker(self.linker, options.passage_decay)
         self.versions = VersionView.load(index.docstore.conn, with_chunks=options.latest)
         self.timings: dict[str, float] = defaultdict(float)
         extra = {"llm": options.llm, "n_ctx": options.n_ctx, **options.retriever_options}
         self.retrievers = {name: self._timed(f"load_{name}", RETRIEVERS.create, name, index=index,
                                              **{**extra, **options.per_retriever.get(name, {})})
                            for name in options.retrievers}
+        if self.fuses_documents and options.whole_documents and "bm25" in self.retrievers and index.has_documents():
+            from .bm25 import BM25DocumentRetriever
+
+            self.retrievers[BM25DocumentRetriever.name] = BM25DocumentRetriever(index)
         self.expander = None
         if options.expand:
             from .expand import QueryExpander
@@ -139,9 +154,17 @@ class SearchPipeline:
         results = []
         for query, runs in zip(queries, self.retrieve_runs(queries)):
             weights = self.expander.weights(runs, opts.weights) if self.expander else opts.weights or None
-            fused = self._timed("fuse", fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
+            fused = self._timed("fuse", self.fuse, opts.fusion, runs, k=opts.rrf_k, norm=opts.norm, weights=weights)
             results.append(self.finish(query, fused))
         return results
+
+    @property
+    def fuses_documents(self) -> bool:
+        return self.options.documents and self.options.document_fusion
+
+    def fuse(self, method: str, runs, **options) -> list[Hit]:
+        """fusion.fuse over chunks, or over documents (each list collapsed first) with document_fusion."""
+        return (self.ranker.rank if self.fuses_documents else fuse)(method, runs, **options)
 
     def retrieve_runs(self, queries: list[str]) -> list[dict[str, list[Hit]]]:
         """Each query's ranked list from every retriever, before fusion; with expand, also the

@@ -171,6 +171,12 @@ class DocStore:
         return removed
 
     @staticmethod
+    def file_doc_ids(tx: sqlite3.Connection, paths: Iterable[str]) -> list[str]:
+        """The IDs of the documents these files hold now."""
+        return [row[0] for path in paths for row in tx.execute("SELECT doc_id FROM documents WHERE file_path = ?",
+                                                               (path,))]
+
+    @staticmethod
     def put_documents(tx: sqlite3.Connection, file_path: str, docs: Iterable[Document]) -> None:
         tx.executemany(
             "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
@@ -226,6 +232,38 @@ class DocStore:
             sql = f"SELECT chunk_id, doc_id FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
             found.update(self.conn.execute(sql, part).fetchall())
         return found
+
+    def document_texts(self, doc_ids: list[str]) -> dict[str, str]:
+        """doc_id -> title and the document's text rebuilt from its chunks (the overlap of
+        neighbouring chunks of one block counted once), for the whole-document lexical index."""
+        texts: dict[str, str] = {}
+        for start in range(0, len(doc_ids), 500):
+            part = doc_ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for doc_id, title in self.conn.execute(f"SELECT doc_id, title FROM documents WHERE doc_id IN ({marks})",
+                                                   part):
+                texts[doc_id] = title
+            rows = self.conn.execute(f"SELECT doc_id, text, start, end FROM chunks WHERE doc_id IN ({marks}) "
+                                     "ORDER BY doc_id, ordinal", part)
+            previous: tuple[str, int, int] = ("", 0, 0)
+            for doc_id, text, begin, end in rows:
+                same_block = previous[0] == doc_id and previous[1] < begin < previous[2]
+                texts[doc_id] += text[previous[2] - begin :] if same_block else "\n" + text
+                previous = (doc_id, begin, end)
+        return {doc_id: text.strip() for doc_id, text in texts.items()}
+
+    def first_chunk_ids(self, doc_ids: list[str]) -> dict[str, str]:
+        """doc_id -> the chunk_id of its first chunk (lowest ordinal), for the documents held."""
+        found: dict[str, str] = {}
+        for start in range(0, len(doc_ids), 500):
+            part = doc_ids[start : start + 500]
+            sql = (f"SELECT doc_id, chunk_id FROM chunks WHERE doc_id IN ({','.join('?' * len(part))}) "
+                   "ORDER BY doc_id, ordinal DESC")
+            found.update(self.conn.execute(sql, part).fetchall())  # the last row of a doc (lowest ordinal) wins
+        return found
+
+    def document_ids(self) -> set[str]:
+        return {row[0] for row in self.conn.execute("SELECT doc_id FROM documents")}
 
     def chunk_ids(self) -> set[str]:
         return {row[0] for row in self.conn.execute("SELECT chunk_id FROM chunks")}

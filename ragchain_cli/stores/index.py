@@ -1,10 +1,13 @@
-"""One index folder: docstore.sqlite, lexical/ (Tantivy), vectors/ (LanceDB), a lock, a manifest.
+"""One index folder: docstore.sqlite, lexical/ (Tantivy), vectors/ (LanceDB), documents/ (Tantivy
+over whole documents, keyed by doc_id), a lock, a manifest.
 
 Write order (the journal): a batch is first committed to SQLite in one transaction together
 with its pending operations (deletes and adds, with vectors); then the operations are applied
 to Tantivy and LanceDB; then the pending rows are cleared. Replaying pending operations is
 idempotent (delete every touched ID, then add those that still exist in the docstore), so a
-crash at any point is repaired by the next writer. Readers hydrate IDs through the docstore
+crash at any point is repaired by the next writer. A `doc` operation names a document whose
+whole-document entry is rebuilt (deleted, and added again from the docstore's title and chunks
+if the docstore still holds it). Readers hydrate IDs through the docstore
 and skip IDs it does not hold, so they always see the last committed state.
 """
 
@@ -13,7 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +27,7 @@ from .docstore import DocStore
 from .lexical import TOKENIZER, LexicalIndex
 
 MANIFEST_KEYS = ("embed_model", "dim", "chunk_size", "chunk_overlap")
+DOCUMENT_INDEX = "document_index"  # manifest key: "bm25" once documents/ holds every document
 
 
 @dataclass(frozen=True)
@@ -36,10 +40,13 @@ class StoreCheck:
     missing_vectors: list[str]
     extra_lexical: list[str]
     extra_vectors: list[str]
+    missing_documents: list[str] = field(default_factory=list)  # doc IDs absent from documents/
+    extra_documents: list[str] = field(default_factory=list)
 
     @property
     def consistent(self) -> bool:
-        differences = self.missing_lexical, self.missing_vectors, self.extra_lexical, self.extra_vectors
+        differences = (self.missing_lexical, self.missing_vectors, self.extra_lexical, self.extra_vectors,
+                       self.missing_documents, self.extra_documents)
         return not any(differences) and not self.pending
 
 
@@ -59,6 +66,7 @@ class Index:
                              "pass --index with a folder you can write to") from None
         self.docstore = DocStore(db)
         self._lexical: LexicalIndex | None = None
+        self._documents: LexicalIndex | None = None
         self._vectors = None
         if not create and "embed_model" not in self.manifest():
             # a first ingest killed (or with every file skipped) before its first batch: no settings yet
@@ -74,6 +82,16 @@ class Index:
         return self._lexical
 
     @property
+    def documents(self) -> LexicalIndex:
+        """Whole documents (title + text) for BM25, keyed by doc_id in the index's ID field."""
+        if self._documents is None:
+            self._documents = LexicalIndex(self.root / "documents")
+        return self._documents
+
+    def has_documents(self) -> bool:
+        return self.manifest().get(DOCUMENT_INDEX) == "bm25"
+
+    @property
     def vectors(self):
         if self._vectors is None:
             from .vectors import VectorIndex
@@ -82,8 +100,9 @@ class Index:
         return self._vectors
 
     def close(self) -> None:
-        if self._lexical is not None:
-            self._lexical.close()
+        for lexical in (self._lexical, self._documents):
+            if lexical is not None:
+                lexical.close()
         self.docstore.close()
 
     # -- manifest ---------------------------------------------------------------------------
@@ -135,8 +154,10 @@ class Index:
         ops = self.docstore.pending()
         if not ops:
             return 0
-        touched = sorted({op.chunk_id for op in ops})
-        vectors = {op.chunk_id: op.vector for op in ops if op.op == "add" and op.vector is not None}
+        self.rebuild_documents(sorted({op.chunk_id for op in ops if op.op == "doc"}))
+        ops_on_chunks = [op for op in ops if op.op != "doc"]
+        touched = sorted({op.chunk_id for op in ops_on_chunks})
+        vectors = {op.chunk_id: op.vector for op in ops_on_chunks if op.op == "add" and op.vector is not None}
         live = self.docstore.chunks(sorted(vectors))
         add_ids = sorted(live)
         self.lexical.apply(touched, [(cid, live[cid].index_text()) for cid in add_ids])
@@ -147,14 +168,30 @@ class Index:
         self.docstore.clear_pending(ops[-1].seq)
         return len(ops)
 
+    def rebuild_documents(self, doc_ids: list[str]) -> None:
+        """Delete these documents' whole-document entries and add those the docstore holds."""
+        if doc_ids:
+            texts = self.docstore.document_texts(doc_ids)
+            self.documents.apply(doc_ids, [(doc_id, texts[doc_id]) for doc_id in sorted(texts)])
+
+    def backfill_documents(self) -> None:
+        """Give an index built before documents/ existed its whole-document entries (once; idempotent,
+        so a run killed half way is redone by the next ingest), then record it in the manifest."""
+        if not self.has_documents():
+            self.rebuild_documents(sorted(self.documents.ids() | self.docstore.document_ids()))
+            self.docstore.set_meta({DOCUMENT_INDEX: "bm25"})
+
     # -- checks -----------------------------------------------------------------------------
     def check(self) -> StoreCheck:
         doc_ids = self.docstore.chunk_ids()
         lex_ids = self.lexical.ids()
         vec_ids = self.vectors.ids() if "dim" in self.manifest() else set()
+        docs = self.docstore.document_ids() if self.has_documents() else set()
+        whole = self.documents.ids() if self.has_documents() else set()
         return StoreCheck(
             docstore=len(doc_ids), lexical=len(lex_ids), vectors=len(vec_ids),
             pending=self.docstore.pending_count(),
             missing_lexical=sorted(doc_ids - lex_ids), missing_vectors=sorted(doc_ids - vec_ids),
             extra_lexical=sorted(lex_ids - doc_ids), extra_vectors=sorted(vec_ids - doc_ids),
+            missing_documents=sorted(docs - whole), extra_documents=sorted(whole - docs),
         )

@@ -1,0 +1,69 @@
+"""Documents ranked from document-level evidence (`search --documents`, `eval`).
+
+Each retriever's chunk list is collapsed to ITS documents first (a document's score from its own
+passages: max, plus a decayed sum of the others), and only then are the lists fused, so a
+document is compared with documents: fusing chunks first lets one retriever's second-best
+passage of a document push out another document both retrievers liked. Lists that rank whole
+documents already (`bm25-doc`: BM25 over title + full text, when the index has it) join the
+fusion as they are. Each fused document is shown by a chunk: its best-ranked passage in the
+chunk list that ranked the document highest, or its first chunk if only a whole-document list
+found it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..fusion import best_passages, fuse, passages_to_documents
+from ..stores.linker import Linker
+from ..types import Hit
+
+
+class DocumentRanker:
+    def __init__(self, linker: Linker, decay: float = 0.0, whole: tuple[str, ...] = ("bm25-doc",)) -> None:
+        self.linker = linker
+        self.decay = decay
+        self.whole = whole  # names of lists that rank documents (and their expansions, `bm25-doc~sub1`)
+
+    def is_whole(self, name: str) -> bool:
+        return name.split("~")[0] in self.whole
+
+    def rank(self, method: str, runs: Mapping[str, list[Hit]], **options) -> list[Hit]:
+        """Like fusion.fuse, over documents: chunk lists per retriever -> fused documents, each a Hit
+        on the chunk that stands for it."""
+        chunks = {name: hits for name, hits in runs.items() if not self.is_whole(name)}
+        self.linker.link([hit for hits in chunks.values() for hit in hits if not hit.doc_id])  # fills doc_id
+        chunks = {name: [h for h in hits if h.doc_id] for name, hits in chunks.items()}
+        docs = {name: hits if self.is_whole(name) else passages_to_documents(chunks[name], self.decay)
+                for name, hits in runs.items()}
+        best = {name: best_passages(hits) for name, hits in chunks.items()}
+        fused = fuse(method, docs, **{**options, "weights": self._weights(options.get("weights"), docs)})
+        unseen = [h.doc_id for h in fused if not any(h.doc_id in best.get(n, {}) for n in h.explain)]
+        first = self.linker.docstore.first_chunk_ids(unseen) if unseen else {}
+        return [shown for hit in fused if (shown := self._shown(hit, best, first)) is not None]
+
+    def _weights(self, weights: Mapping[str, float] | None, runs: Mapping) -> dict[str, float] | None:
+        """A whole-document list not named in the weights takes the weight of its chunk retriever
+        (bm25-doc that of bm25), so bm25=0.4,dense=0.6 keeps lexical and dense evidence at 0.4/0.6."""
+        if not weights:
+            return None
+        given = dict(weights)
+        for name in runs:
+            base = name.split("~")[0]
+            if self.is_whole(name) and name not in given and base.removesuffix("-doc") in given:
+                given[name] = given[base.removesuffix("-doc")]
+        return given
+
+    @staticmethod
+    def _shown(hit: Hit, best: Mapping[str, Mapping[str, str]], first: Mapping[str, str]) -> Hit | None:
+        """The document's Hit on its passage from the chunk list where it ranked highest (ties: list
+        order), else on its first chunk; None for a document the docstore no longer holds."""
+        doc = hit.doc_id
+        found = [name for name in hit.explain if doc in best.get(name, {})]
+        if found:
+            chunk_id = best[min(found, key=lambda n: hit.explain[n][0])][doc]
+        elif doc in first:
+            chunk_id = first[doc]
+        else:
+            return None
+        return Hit(chunk_id, hit.score, doc, dict(hit.explain))
