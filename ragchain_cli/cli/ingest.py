@@ -89,7 +89,7 @@ def _remove_new_index(root: Path) -> None:
     """Remove what this ingest made in a new index folder, and the folder when nothing else is in it."""
     for name in ("docstore.sqlite", "docstore.sqlite-wal", "docstore.sqlite-shm", "ingest.lock"):
         (root / name).unlink(missing_ok=True)
-    for folder in (root / "lexical", root / "vectors"):
+    for folder in (root / "lexical", root / "vectors", root / "documents"):
         shutil.rmtree(folder, ignore_errors=True)
     with contextlib.suppress(OSError):
         root.rmdir()

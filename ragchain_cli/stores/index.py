@@ -30,6 +30,9 @@ MANIFEST_KEYS = ("embed_model", "dim", "chunk_size", "chunk_overlap")
 DOCUMENT_INDEX = "document_index"  # manifest key: "bm25" once documents/ holds every document
 
 
+DOCUMENTS_HEAP = 32_000_000  # whole documents are written a batch at a time: a second 128 MB arena is not needed
+
+
 @dataclass(frozen=True)
 class StoreCheck:
     docstore: int
@@ -85,7 +88,7 @@ class Index:
     def documents(self) -> LexicalIndex:
         """Whole documents (title + text) for BM25, keyed by doc_id in the index's ID field."""
         if self._documents is None:
-            self._documents = LexicalIndex(self.root / "documents")
+            self._documents = LexicalIndex(self.root / "documents", heap_size=DOCUMENTS_HEAP)
         return self._documents
 
     def has_documents(self) -> bool:

@@ -29,18 +29,19 @@ def plain_terms(query: str) -> str:
 
 
 class LexicalIndex:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, heap_size: int = 128_000_000) -> None:
         import tantivy
 
         path.mkdir(parents=True, exist_ok=True)
         self._tantivy = tantivy
         self.index = tantivy.Index(_schema(), path=str(path), reuse=True)
         self._writer = None
+        self._heap_size = heap_size  # the writer's indexing arena, held while the index is open
 
     # -- writes ---------------------------------------------------------------------------
     def _get_writer(self):
         if self._writer is None:
-            self._writer = self.index.writer(heap_size=128_000_000, num_threads=1)
+            self._writer = self.index.writer(heap_size=self._heap_size, num_threads=1)
         return self._writer
 
     def apply(self, delete_ids: Iterable[str], add: Iterable[tuple[str, str]]) -> None:
