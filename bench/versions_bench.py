@@ -16,6 +16,7 @@ Run it with PYTHONPATH pointing at another checkout to measure that checkout's f
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from ragchain_cli.evaluation import evaluate, read_qrels, read_queries
 from ragchain_cli.evaluation.runner import run_queries
-from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
+from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline, search_options
 from ragchain_cli.stores.index import Index
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -34,8 +35,9 @@ CONFIGS = {"plain": {}, "recency 365d w0.3": {"recency": YEAR, "recency_weight":
 
 
 def options(**kwargs) -> SearchOptions:
+    """The CLI's defaults (search_options) with these fields; fields this version lacks are left out."""
     known = {f.name for f in fields(SearchOptions)}
-    return SearchOptions(depth=1000, **{k: v for k, v in kwargs.items() if k in known})
+    return dataclasses.replace(search_options(), **{k: v for k, v in kwargs.items() if k in known})
 
 
 def versioned(index: Index) -> None:
