@@ -226,7 +226,14 @@ def test_a_hundred_thousand_empty_files_finish_with_a_bounded_report(tmp_path):
     lines = result.stderr.splitlines()
     assert len(lines) <= 60, len(lines)
     assert "99950 more files (99950 empty file)" in result.stderr
-    assert seconds < 240 and peak < 1000, (seconds, peak)
+    # memory is bounded: measured against the same ingest of the one real file, side by side (the
+    # embedding model alone takes 0.8-1 GB depending on the machine's torch and allocator)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(corpus / "real.txt", alone / "real.txt")
+    baseline, _, base_peak = measured(tmp_path, "ingest", alone, "--index", tmp_path / "index1", "--json")
+    assert baseline.returncode == 0, baseline.stderr[-2000:]
+    assert seconds < 240 and peak - base_peak < 300, (seconds, peak, base_peak)
 
 
 CHUNK_50MB = """

@@ -118,8 +118,11 @@ def load_query_encoder(name: str = DEFAULT_MODEL, kind: str = ""):
 def matching_query_encoder(name: str, embedder: SentenceTransformerEmbedder) -> str:
     """NUMPY when the numpy encoder's vectors equal the ingest embedder's on probe texts (cosine
     within 1e-4), else TORCH; ingest records it in the index manifest for dense search."""
-    encoder = load_query_encoder(name)
-    if encoder is embedder:
+    from .numpy_bert import NumpyBertEncoder, supported
+
+    folder = model_folder(name)
+    if not supported(folder):
         return TORCH
+    encoder = NumpyBertEncoder(folder)  # not cached: ingest never encodes a query, so it is freed here
     cosines = (encoder.embed(list(PROBES)) * embedder.embed(list(PROBES))).sum(axis=1)
     return NUMPY if float(cosines.min()) > 1 - 1e-4 else TORCH
