@@ -50,6 +50,14 @@ def test_invented_names_and_numbers_are_unsupported():
     assert found.supported and found.checked == ["120,000"]
 
 
+def test_a_number_counts_only_in_a_passage_about_the_question_or_answer():
+    passages = ["The river is 12 km long at its mouth.", "Giraffes eat leaves from tall trees."]
+    invented = check_support("A giraffe's tongue is 12% long [1].", "How long is a giraffe's tongue?", passages)
+    assert not invented.supported and invented.missing == ["12"]
+    passages[1] = "A giraffe's tongue reaches 45 cm."
+    assert check_support("It is 45 cm long [2].", "How long is a giraffe's tongue?", passages).supported
+
+
 def test_rare_words_must_be_found_common_ones_need_not():
     freqs = {"gelatinous": 0, "usually": 40}
     keys = key_terms("It is usually gelatinous.", "What is the texture?", stats(freqs))

@@ -1,7 +1,8 @@
 """Answers checked in code: short (one sentence, no preamble) and supported by the passages shown.
 
 The support check looks for the answer's key content in the passages the model was given:
-- every number ("1,580,000" and "1580000" are the same number),
+- every number ("1,580,000" and "1580000" are the same number), in a passage that also holds a
+  content word of the question or answer,
 - every name (a capitalised content word),
 - every rare word (one that at most RARE_SHARE of the index's chunks contain, or none at all),
 except words the question itself contains (the reader asked about them; whether the documents
@@ -15,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .terms import TermStats, is_content, stem, stems_of, tokens
+from .terms import TermStats, content_stems, is_content, stem, stems_of, tokens
 
 RARE_SHARE = 0.02
 MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (paraphrase, spelling)
@@ -97,11 +98,25 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     keys = key_terms(answer, question, stats)
     present = set().union(*(stems_of(p) for p in passages)) if passages else set()
     missing = [k for k in keys if stem(k) not in present]
+    missing += [k for k in keys if k[0].isdigit() and k not in missing and not _in_context(k, answer, question, passages)]
     numbers_missing = any(k[0].isdigit() for k in missing)
     names = [k for k in keys if not k[0].isdigit()]
     allowed = int(MISSING_ALLOWED * len(names))
     supported = not numbers_missing and len(missing) <= allowed
     return Support(supported=supported, checked=keys, missing=missing)
+
+
+def _in_context(numeral: str, answer: str, question: str, passages: list[str]) -> bool:
+    """Does a passage hold the number together with a content word of the question or answer? A
+    "12" found only in a passage about something else does not support "a tongue 12 cm long"."""
+    about = {s for s in content_stems(question) + content_stems(_MARKER.sub(" ", answer)) if not s[:1].isdigit()}
+    if not about:
+        return True
+    for passage in passages:
+        held = stems_of(passage)
+        if stem(numeral) in held and held & about:
+            return True
+    return False
 
 
 class SentenceStream:
