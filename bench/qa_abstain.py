@@ -50,7 +50,7 @@ def collect(index: str, llm: str, out: Path) -> None:
     settings = load_settings({"index": index, "llm": llm}, config_files=[])
     questions = tuning_questions()
     with out.open("w", encoding="utf-8") as sink:
-        payloads = ask_payloads(settings, [q for q, _ in questions], options=AskOptions(abstain=False))
+        payloads = ask_payloads(settings, [q for q, _ in questions], options=AskOptions(abstain=False, judge=True))
         for (question, answerable), payload in zip(questions, payloads):
             sink.write(json.dumps({**payload, "answerable": answerable}, ensure_ascii=False) + "\n")
             sink.flush()
@@ -76,7 +76,7 @@ def collect_retrieval(index: str, out: Path) -> None:
 
 def _matrix(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     rows = [r for p in paths for r in _jsonl(p) if "evidence" in r]
-    x = np.array([[r["evidence"][s] for s in SIGNALS] for r in rows], dtype=float)
+    x = np.array([[r["evidence"][s] or 0.0 for s in SIGNALS] for r in rows], dtype=float)
     return x, np.array([1.0 if r["answerable"] else 0.0 for r in rows])
 
 

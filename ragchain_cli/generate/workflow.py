@@ -2,8 +2,8 @@
 
 retrieve (the search pipeline) -> the question's words weighed by IDF (the lexical index's doc
 freqs) -> the best sentences of the top passages (select.py) -> the passages packed into the
-prompt -> evidence: coverage, dense and BM25 scores, and the model's yes/no judgement read from
-its logits after the passages (evidence.py) -> abstain, or answer one short sentence (streamed to
+prompt -> evidence: coverage, dense and BM25 scores (and, when it has a weight or is asked for,
+the model's yes/no judgement read from its logits after the passages; evidence.py) -> abstain, or answer one short sentence (streamed to
 `on_token`) -> the answer's key content checked against the passages (support.py).
 
 Payload fields (the contract with `eval --qa`): question, answer, answered, supported, citations,
@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator
 from ..retrieve.payload import hit_payload
 from ..types import Hit
 from .answer import generate_answer, pack
-from .evidence import Evidence, question_weights, retrieval_evidence
+from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evidence
 from .prompt import SourceConsulted, build_judge_messages
 from .select import select_context
 from .support import check_support, says_unknown
@@ -40,6 +40,7 @@ class AskOptions:
     passages: int = 4  # top hits whose sentences compete for the context
     abstain: bool = True  # False: always answer (evidence is still reported)
     generate: bool = True  # False: retrieval only, the hits with their text
+    judge: bool | None = None  # ask the model's yes/no judgement: None = only when it has a weight
 
 
 Progress = Callable[[str], None]
@@ -73,15 +74,16 @@ class AskWorkflow:
         if on_progress is not None:
             tokens = sum(self.model.count_tokens(h.chunk.text) for h in packed)
             on_progress(f"reading {len(packed)} passage{'s' * (len(packed) != 1)} ({tokens} tokens) ...")
-        judged = self.model.choice_logprobs(build_judge_messages(question, packed), ["yes", "no"])
-        evidence.judge = judged["yes"] - judged["no"]
-        timings["judge"] = time.perf_counter() - started - timings["retrieve"] - timings["select"]
+        if self.options.judge or (self.options.judge is None and JUDGE_WEIGHTED):
+            judged = self.model.choice_logprobs(build_judge_messages(question, packed), ["yes", "no"])
+            evidence.judge = judged["yes"] - judged["no"]
+            timings["judge"] = time.perf_counter() - started - timings["retrieve"] - timings["select"]
         if self.options.abstain and not evidence.answerable():
             return _abstained(question, NOT_SAID, packed, evidence, timings, started)
         return self._answer(question, packed, evidence, timings, started, on_token)
 
     def retrieval_signals(self, question: str, hits: list[Hit]) -> tuple[dict[str, float], Evidence]:
-        """The question's stems with their IDF, and the evidence that needs no model (judge 0)."""
+        """The question's stems with their IDF, and the evidence that needs no model."""
         weights = question_weights(question, self.stats)
         return weights, retrieval_evidence(hits, weights, self.options.passages)
 
