@@ -67,6 +67,30 @@ def test_documents_are_fused_after_each_list_is_collapsed(three_docs):
         index.close()
 
 
+def test_a_whole_document_list_shares_its_chunk_retrievers_weight(three_docs):
+    index = Index(three_docs)
+    try:
+        ids = _chunks(index)
+        x1, (y1,), (z1,) = ids["x"][0], ids["y"], ids["z"]
+
+        def runs():
+            return {"bm25": [Hit(x1, 9.0), Hit(z1, 8.0)], "bm25-doc": [Hit("z", 5.0, "z"), Hit("x", 4.0, "x")],
+                    "dense": [Hit(y1, 0.9), Hit(x1, 0.8)]}
+
+        ranker = DocumentRanker(Linker(index.docstore))
+        # bm25 and bm25-doc take half of bm25's weight (1) each: lexical and dense evidence stay 1:1
+        ranked = ranker.rank("rrf", runs())
+        assert [h.doc_id for h in ranked] == ["x", "y", "z"]
+        assert [h.score for h in ranked] == pytest.approx([0.5 / 61 + 0.5 / 62 + 1 / 62, 1 / 61, 0.5 / 62 + 0.5 / 61])
+        weighted = ranker.rank("rrf", runs(), weights={"bm25": 0.4, "dense": 0.6})
+        assert weighted[0].score == pytest.approx(0.2 / 61 + 0.2 / 62 + 0.6 / 62)
+        named = ranker.rank("rrf", runs(), weights={"bm25-doc": 2.0})  # named: kept as given
+        scores = {h.doc_id: h.score for h in named}
+        assert scores["x"] == pytest.approx(1 / 61 + 2 / 62 + 1 / 62) and scores["z"] == pytest.approx(1 / 62 + 2 / 61)
+    finally:
+        index.close()
+
+
 def test_pipeline_documents_mode_ranks_documents_and_hydrates_their_chunks(three_docs):
     index = Index(three_docs)
     try:
