@@ -179,6 +179,15 @@ def configurations(lists, owner, qids) -> dict[str, dict]:
     runs["doc cc(bm25c, densec, densed) max, densec/densed share 0.5"] = per_query(lambda q: fuse_docs(
         {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0), "dd": L["densed"][q]},
         weights={"b": 0.5, "d": 0.25, "dd": 0.25}))
+    for w in (0.2, 0.33, 0.5):  # today's fused ranking, then the mean-vector list beside it
+        runs[f"doc cc(today, densed), densed weight {w}"] = per_query(lambda q: fuse_docs(
+            {"t": list(baseline(L["bm25c"][q], L["densec"][q], owner).items()), "dd": L["densed"][q]},
+            weights={"t": 1 - w, "dd": w}))
+    for label, weights in {"b 0.4 / d 0.3 / dd 0.3": {"b": 0.4, "d": 0.3, "dd": 0.3},
+                           "b 0.5 / d 0.3 / dd 0.2": {"b": 0.5, "d": 0.3, "dd": 0.2}}.items():
+        runs[f"doc cc(bm25c, densec, densed) max, {label}"] = per_query(lambda q: fuse_docs(
+            {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0),
+             "dd": L["densed"][q]}, weights=weights))
     runs["doc rrf(bm25c, densec, bm25d, densed) max"] = per_query(lambda q: fuse_docs(
         {"b": collapse(L["bm25c"][q], owner, 0.0), "d": collapse(L["densec"][q], owner, 0.0),
          "bd": L["bm25d"][q], "dd": L["densed"][q]}, method="rrf"))

@@ -119,12 +119,14 @@ def row(name: str, build: float, run: dict, seconds: list[float], qrels: dict) -
             scores["recall@100"]]
 
 
-def ours_hybrid(index_dir: Path):
+def ours_hybrid(index_dir: Path, depth: int | None = None):
+    """The CLI's hybrid search (its defaults: depth 1000 per retriever), or at another depth."""
     from ragchain_cli.fusion import collapse_to_documents
     from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
     from ragchain_cli.stores.index import Index
 
-    pipeline = SearchPipeline(Index(index_dir), search_options(k=100, documents=True))
+    overrides = {"depth": depth} if depth else {}
+    pipeline = SearchPipeline(Index(index_dir), search_options(k=100, documents=True, **overrides))
     return lambda q: {h.doc_id: h.score for h in collapse_to_documents(pipeline.search(q))}
 
 
@@ -162,11 +164,28 @@ def lancedb_hybrid(index_dir: Path, scratch: Path):
     return build, search
 
 
-def hybrid_rows(index_dir: Path, qrels, queries, scratch: Path) -> list[list]:
-    rows = [row("ragchain hybrid (bm25+dense, cc z-score)", 0.0, *run_timed(ours_hybrid(index_dir), queries), qrels)]
+def hybrid_rows(index_dir: Path, qrels, queries, scratch: Path) -> tuple[list[list], str]:
+    """Ours at the CLI's depth and at 100, and LanceDB's; a paired test of each of ours against it."""
+    from ragchain_cli.evaluation.compare import randomization_test
+    from ragchain_cli.evaluation.metrics import evaluate_report
+
+    from ragchain_cli.config import Settings
+
     build, search = lancedb_hybrid(index_dir, scratch)
-    rows.append(row("LanceDB built-in hybrid (FTS + vector + RRF)", build, *run_timed(search, queries), qrels))
-    return rows
+    theirs = run_timed(search, queries)
+    ours = {f"ragchain hybrid (bm25+dense, cc z-score), depth {Settings().depth} (CLI default)":
+            run_timed(ours_hybrid(index_dir), queries),
+            "ragchain hybrid, depth 100": run_timed(ours_hybrid(index_dir, 100), queries)}
+    rows = [row(name, 0.0, *timed, qrels) for name, timed in ours.items()]
+    rows.append(row("LanceDB built-in hybrid (FTS + vector + RRF)", build, *theirs, qrels))
+    per_query = {name: evaluate_report(qrels, run, ["ndcg@10"]).per_query["ndcg@10"]
+                 for name, (run, _) in {**ours, "lancedb": theirs}.items()}
+    qids = sorted(per_query["lancedb"])
+    tests = [f"- {name} vs LanceDB: nDCG@10 difference "
+             f"{sum(per_query[name][q] - per_query['lancedb'][q] for q in qids) / len(qids):+.4f}, paired "
+             f"randomisation test p = {randomization_test([per_query[name][q] for q in qids], [per_query['lancedb'][q] for q in qids]):.4f}"
+             for name in ours]
+    return rows, "\n".join(tests)
 
 
 def main() -> None:
@@ -183,7 +202,8 @@ def main() -> None:
     headers = ["system", "build s", "p50 ms", "p95 ms", "queries/s", "nDCG@10", "R@100"]
     with tempfile.TemporaryDirectory() as tmp:
         bm25 = table(headers, bm25_rows(corpus, qrels, queries, Path(tmp)))
-        hybrid = table(headers, hybrid_rows(Path(args.index), qrels, queries, Path(tmp)))
+        hybrid_table, tests = hybrid_rows(Path(args.index), qrels, queries, Path(tmp))
+        hybrid = f"{table(headers, hybrid_table)}\n\n{tests}"
     report = (f"## Peers on SciFact train ({len(queries)} queries), {machine()}\n\n"
               f"`python bench/peers_bench.py --data {args.data} --index {args.index}`\n\n"
               f"### BM25, whole documents\n\n{bm25}\n\n### Hybrid, same chunks and embeddings\n\n{hybrid}\n")
