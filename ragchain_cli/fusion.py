@@ -210,6 +210,13 @@ def passages_to_documents(hits: list[Hit], decay: float = 0.0) -> list[Hit]:
     """
     if not 0.0 <= decay < 1.0:
         raise UsageError(f"passage decay must be >= 0 and < 1, got {decay!r}", "0 is max-passage; 0.1-0.5 are usual")
+    if decay == 0.0:  # max-passage: each document's best score, one pass
+        best: dict[str, float] = {}
+        for hit in hits:
+            doc, score = hit.doc_id or hit.chunk_id, float(hit.score)
+            if score > best.get(doc, -math.inf):
+                best[doc] = score
+        return sorted((Hit(doc, score, doc) for doc, score in best.items()), key=lambda h: (-h.score, h.doc_id))
     scores: dict[str, list[float]] = {}
     for hit in _dedupe(hits):
         scores.setdefault(hit.doc_id or hit.chunk_id, []).append(float(hit.score))

@@ -28,16 +28,16 @@ class DocumentRanker:
     def is_whole(self, name: str) -> bool:
         return name.split("~")[0] in self.whole
 
-    def rank(self, method: str, runs: Mapping[str, list[Hit]], **options) -> list[Hit]:
+    def rank(self, method: str, runs: Mapping[str, list[Hit]], limit: int | None = None, **options) -> list[Hit]:
         """Like fusion.fuse, over documents: chunk lists per retriever -> fused documents, each a Hit
-        on the chunk that stands for it."""
+        on the chunk that stands for it; the first `limit` of them (all when None)."""
         chunks = {name: hits for name, hits in runs.items() if not self.is_whole(name)}
         self.linker.link([hit for hits in chunks.values() for hit in hits if not hit.doc_id])  # fills doc_id
         chunks = {name: [h for h in hits if h.doc_id] for name, hits in chunks.items()}
         docs = {name: hits if self.is_whole(name) else passages_to_documents(chunks[name], self.decay)
                 for name, hits in runs.items()}
         best = {name: best_passages(hits) for name, hits in chunks.items()}
-        fused = fuse(method, docs, **{**options, "weights": self._weights(options.get("weights"), docs)})
+        fused = fuse(method, docs, **{**options, "weights": self._weights(options.get("weights"), docs)})[:limit]
         unseen = [h.doc_id for h in fused if not any(h.doc_id in best.get(n, {}) for n in h.explain)]
         first = self.linker.docstore.first_chunk_ids(unseen) if unseen else {}
         return [shown for hit in fused if (shown := self._shown(hit, best, first)) is not None]
@@ -61,14 +61,17 @@ class DocumentRanker:
 
     @staticmethod
     def _shown(hit: Hit, best: Mapping[str, Mapping[str, str]], first: Mapping[str, str]) -> Hit | None:
-        """The document's Hit on its passage from the chunk list where it ranked highest (ties: list
-        order), else on its first chunk; None for a document the docstore no longer holds."""
+        """The document's Hit, moved onto its passage from the chunk list where it ranked highest
+        (ties: list order), else onto its first chunk; None for a document the docstore no longer
+        holds. The fused Hit is fusion's own fresh object, so it is changed in place."""
         doc = hit.doc_id
-        found = [name for name in hit.explain if doc in best.get(name, {})]
-        if found:
-            chunk_id = best[min(found, key=lambda n: hit.explain[n][0])][doc]
-        elif doc in first:
-            chunk_id = first[doc]
-        else:
+        chunk_id, rank = "", 0
+        for name, (at, _score) in hit.explain.items():
+            passage = best.get(name, {}).get(doc)
+            if passage is not None and (not chunk_id or at < rank):
+                chunk_id, rank = passage, at
+        chunk_id = chunk_id or first.get(doc, "")
+        if not chunk_id:
             return None
-        return Hit(chunk_id, hit.score, doc, dict(hit.explain))
+        hit.chunk_id = chunk_id
+        return hit

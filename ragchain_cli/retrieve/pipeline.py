@@ -164,7 +164,14 @@ class SearchPipeline:
 
     def fuse(self, method: str, runs, **options) -> list[Hit]:
         """fusion.fuse over chunks, or over documents (each list collapsed first) with document_fusion."""
-        return (self.ranker.rank if self.fuses_documents else fuse)(method, runs, **options)
+        if not self.fuses_documents:
+            return fuse(method, runs, **options)
+        return self.ranker.rank(method, runs, limit=self.candidate_depth, **options)
+
+    @property
+    def candidate_depth(self) -> int:
+        """How many candidates each retriever returns, and the fused documents kept."""
+        return max(self.options.depth, self.options.k) * (FILTER_OVERFETCH if self.options.filtering else 1)
 
     def retrieve_runs(self, queries: list[str]) -> list[dict[str, list[Hit]]]:
         """Each query's ranked list from every retriever, before fusion; with expand, also the
@@ -177,8 +184,7 @@ class SearchPipeline:
 
     def base_runs(self, queries: list[str], names: list[str] | None = None) -> list[dict[str, list[Hit]]]:
         """Each query's ranked list from the named retrievers (default all), batched per retriever."""
-        opts = self.options
-        depth = max(opts.depth, opts.k) * (FILTER_OVERFETCH if opts.filtering else 1)
+        depth = self.candidate_depth
         names = list(self.retrievers if names is None else names)
 
         def run(name: str) -> tuple[str, list[list[Hit]]]:
@@ -202,7 +208,7 @@ class SearchPipeline:
         hits, dropped = self.versions.drop_older(hits) if opts.latest else (hits, {})
         if opts.filtering or opts.recency:
             hits = self._timed("hydrate", self.linker.hydrate, hits)
-        elif opts.documents:
+        elif opts.documents and not self.fuses_documents:  # the ranker's hits are linked already
             hits = self._timed("hydrate", self.linker.link, hits)
         if opts.filtering:
             hits = [h for h in hits if self._keep(h)]

@@ -16,7 +16,7 @@ class Linker:
 
     def link(self, hits: list[Hit]) -> list[Hit]:
         """Fill document IDs only (no text), dropping IDs the docstore does not hold."""
-        doc_ids = self.docstore.doc_ids([h.chunk_id for h in hits if h.chunk is None])
+        doc_ids = self.docstore.doc_ids(list(dict.fromkeys(h.chunk_id for h in hits if h.chunk is None)))
         out = []
         for hit in hits:
             doc_id = hit.chunk.doc_id if hit.chunk is not None else doc_ids.get(hit.chunk_id)
