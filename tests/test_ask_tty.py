@@ -54,3 +54,4 @@ def test_a_refusal_is_a_sentence_with_the_closest_passages(sample_index):
     assert "The documents do not say" in screen
     assert "Closest, but not an answer" in screen and "sample_corpus/" in screen
     assert "Sources" not in screen
+    assert "reading " not in screen  # decided from the evidence before the model reads anything

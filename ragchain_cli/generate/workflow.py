@@ -71,15 +71,15 @@ class AskWorkflow:
         timings["select"] = time.perf_counter() - started - timings["retrieve"]
         if not packed:
             return _abstained(question, NOT_SAID_NO_MATCH, [], evidence, timings, started)
-        if on_progress is not None:
-            tokens = sum(self.model.count_tokens(h.chunk.text) for h in packed)
-            on_progress(f"reading {len(packed)} passage{'s' * (len(packed) != 1)} ({tokens} tokens) ...")
         if self.options.judge or (self.options.judge is None and JUDGE_WEIGHTED):
             judged = self.model.choice_logprobs(build_judge_messages(question, packed), ["yes", "no"])
             evidence.judge = judged["yes"] - judged["no"]
             timings["judge"] = time.perf_counter() - started - timings["retrieve"] - timings["select"]
         if self.options.abstain and not evidence.answerable():
             return _abstained(question, NOT_SAID, packed, evidence, timings, started)
+        if on_progress is not None:  # only now does the model read anything
+            tokens = sum(self.model.count_tokens(h.chunk.text) for h in packed)
+            on_progress(f"reading {len(packed)} passage{'s' * (len(packed) != 1)} ({tokens} tokens) ...")
         return self._answer(question, packed, evidence, timings, started, on_token)
 
     def retrieval_signals(self, question: str, hits: list[Hit]) -> tuple[dict[str, float], Evidence]:
