@@ -166,10 +166,9 @@ def lancedb_hybrid(index_dir: Path, scratch: Path):
 
 def hybrid_rows(index_dir: Path, qrels, queries, scratch: Path) -> tuple[list[list], str]:
     """Ours at the CLI's depth and at 100, and LanceDB's; a paired test of each of ours against it."""
+    from ragchain_cli.config import Settings
     from ragchain_cli.evaluation.compare import randomization_test
     from ragchain_cli.evaluation.metrics import evaluate_report
-
-    from ragchain_cli.config import Settings
 
     build, search = lancedb_hybrid(index_dir, scratch)
     theirs = run_timed(search, queries)

@@ -43,7 +43,8 @@ def _scores(question: str, units: list[str], encoder: Encoder | None, weights: d
     """Lexical share for every sentence; plus the cosine for the DENSE_CANDIDATES best of them
     (embedded in length-sorted batches, so short sentences are not padded to the longest)."""
     total = sum(weights.values()) or 1.0
-    lexical = np.array([sum(w for s, w in weights.items() if s in stems_of(u)) / total for u in units])
+    held = [stems_of(u) for u in units]  # once a sentence, not once a question word
+    lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
     if encoder is None:
         return lexical
     scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's

@@ -96,9 +96,11 @@ def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
 def check_support(answer: str, question: str, passages: list[str], stats: TermStats | None = None) -> Support:
     """Is the answer's key content in the passages? (see the module doc)."""
     keys = key_terms(answer, question, stats)
-    present = set().union(*(stems_of(p) for p in passages)) if passages else set()
+    held = [stems_of(p) for p in passages]
+    present = set().union(*held)
+    about = _subject(answer, question)
     missing = [k for k in keys if stem(k) not in present]
-    missing += [k for k in keys if k[0].isdigit() and k not in missing and not _in_context(k, answer, question, passages)]
+    missing += [k for k in keys if k[0].isdigit() and k not in missing and not _in_context(stem(k), held, about)]
     numbers_missing = any(k[0].isdigit() for k in missing)
     names = [k for k in keys if not k[0].isdigit()]
     allowed = int(MISSING_ALLOWED * len(names))
@@ -106,17 +108,15 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     return Support(supported=supported, checked=keys, missing=missing)
 
 
-def _in_context(numeral: str, answer: str, question: str, passages: list[str]) -> bool:
-    """Does a passage hold the number together with a content word of the question or answer? A
-    "12" found only in a passage about something else does not support "a tongue 12 cm long"."""
-    about = {s for s in content_stems(question) + content_stems(_MARKER.sub(" ", answer)) if not s[:1].isdigit()}
-    if not about:
-        return True
-    for passage in passages:
-        held = stems_of(passage)
-        if stem(numeral) in held and held & about:
-            return True
-    return False
+def _subject(answer: str, question: str) -> set[str]:
+    """The content stems of the question and answer, numbers aside: what a number must sit beside."""
+    return {s for s in content_stems(question) + content_stems(_MARKER.sub(" ", answer)) if not s[:1].isdigit()}
+
+
+def _in_context(numeral: str, held: list[set[str]], about: set[str]) -> bool:
+    """Does a passage (its stems) hold the number together with a content word of the question or
+    answer? A "12" found only in a passage about something else does not support "a tongue 12 cm long"."""
+    return not about or any(numeral in stems and stems & about for stems in held)
 
 
 class SentenceStream:

@@ -38,9 +38,15 @@ class DocumentRanker:
                 for name, hits in runs.items()}
         best = {name: best_passages(hits) for name, hits in chunks.items()}
         fused = fuse(method, docs, **{**options, "weights": self._weights(options.get("weights"), docs)})[:limit]
-        unseen = [h.doc_id for h in fused if not any(h.doc_id in best.get(n, {}) for n in h.explain)]
+        passages = {hit.doc_id: self._passage(hit, best) for hit in fused}
+        unseen = [doc for doc, chunk_id in passages.items() if not chunk_id]
         first = self.linker.docstore.first_chunk_ids(unseen) if unseen else {}
-        return [shown for hit in fused if (shown := self._shown(hit, best, first)) is not None]
+        shown = []
+        for hit in fused:  # fusion's own fresh Hits: each is moved onto the chunk that shows it
+            hit.chunk_id = passages[hit.doc_id] or first.get(hit.doc_id, "")
+            if hit.chunk_id:  # else a document the docstore no longer holds
+                shown.append(hit)
+        return shown
 
     def _weights(self, weights: Mapping[str, float] | None, runs: Mapping) -> dict[str, float] | None:
         """A whole-document list shares its chunk retriever's weight, half each: with bm25-doc beside
@@ -60,18 +66,12 @@ class DocumentRanker:
         return shared or None
 
     @staticmethod
-    def _shown(hit: Hit, best: Mapping[str, Mapping[str, str]], first: Mapping[str, str]) -> Hit | None:
-        """The document's Hit, moved onto its passage from the chunk list where it ranked highest
-        (ties: list order), else onto its first chunk; None for a document the docstore no longer
-        holds. The fused Hit is fusion's own fresh object, so it is changed in place."""
-        doc = hit.doc_id
+    def _passage(hit: Hit, best: Mapping[str, Mapping[str, str]]) -> str:
+        """The document's passage from the chunk list where it ranked highest (ties: list order);
+        '' when only a whole-document list found it."""
         chunk_id, rank = "", 0
         for name, (at, _score) in hit.explain.items():
-            passage = best.get(name, {}).get(doc)
+            passage = best.get(name, {}).get(hit.doc_id)
             if passage is not None and (not chunk_id or at < rank):
                 chunk_id, rank = passage, at
-        chunk_id = chunk_id or first.get(doc, "")
-        if not chunk_id:
-            return None
-        hit.chunk_id = chunk_id
-        return hit
+        return chunk_id
