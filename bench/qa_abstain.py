@@ -1,6 +1,6 @@
 """Fit the abstention rule's few weights (generate/evidence.py) on half A of the QA split only.
 
-    python bench/qa_abstain.py collect-retrieval --index INDEX --out A-retrieval.jsonl # no model: seconds
+    python bench/qa_abstain.py collect-retrieval --index INDEX --out A-retrieval.jsonl [--half A] # no model
     python bench/qa_abstain.py collect --index INDEX --llm MODEL --out A-MODEL.jsonl   # with the judge
     python bench/qa_abstain.py fit A-qwen.jsonl [A-smollm.jsonl ...]                   # prints WEIGHTS, BIAS
     python bench/qa_abstain.py rates FILE.jsonl ...                                    # with the current weights
@@ -9,8 +9,14 @@ collect runs the answer workflow with abstention off (evidence is still computed
 tuning questions: bench/qa/eval-A.jsonl (30 answerable, 12 unanswerable), bench/qa/abstain-dev-A.jsonl
 (18 more unanswerable, written for tuning), and 30 further answerable half-A questions from
 ../shared/data/qa-cmu-dev/qa.jsonl (first by sha1 of the question, articles of split.json's A).
-fit is a class-balanced, L2-regularised logistic regression (Newton's method, numpy) on the four
-signals; label 1 = the documents answer the question. Half B is never read here.
+collect-retrieval needs no model: for every question of the half (A unless --half B, which is for
+reporting only) whose article is among the top 4 passages, its signals (answerable), and the same
+question's signals with every chunk of its article removed from the hits (not answerable: the
+documents left do not hold the answer), plus the half's written unanswerable questions (eval and,
+for A, abstain-dev). Hundreds of realistic near misses instead of 30 written ones.
+fit is a class-balanced, L2-regularised logistic regression (Newton's method, numpy) on the
+signals; label 1 = the documents answer the question; then the bias is moved so that the fitted
+half abstains on ANSWERABLE_REFUSED of its answerable questions. Half B is never fit on.
 """
 
 from __future__ import annotations
@@ -25,9 +31,11 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 QA = HERE.parent.parent / "shared" / "data" / "qa-cmu-dev" / "qa.jsonl"
-SIGNALS = ("coverage", "dense", "bm25", "judge")
+SIGNALS = ("coverage", "local", "dense", "bm25", "sentence", "sentence_coverage", "judge")
 EXTRA_ANSWERABLE = 30
 L2 = 1.0
+ANSWERABLE_REFUSED = 0.08
+REMOVED_DEPTH = 40  # hits fetched, so that 10 remain once the article's chunks are removed
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -56,22 +64,32 @@ def collect(index: str, llm: str, out: Path) -> None:
             sink.flush()
 
 
-def collect_retrieval(index: str, out: Path) -> None:
-    """The three model-free signals for every half-A question (all answerable ones and the
-    unanswerable ones of eval-A and abstain-dev-A); judge is 0. Seconds, not hours, on 2 cores."""
+def collect_retrieval(index: str, out: Path, half: str = "A") -> None:
+    """The model-free signals: answerable, article-removed and written-unanswerable rows (see above)."""
     from ragchain_cli.config import load_settings
     from ragchain_cli.generate.workflow import AskOptions, open_workflow
+    from ragchain_cli.retrieve.pipeline import search_options
 
-    rows = _jsonl(HERE / "qa" / "eval-A.jsonl") + _jsonl(HERE / "qa" / "abstain-dev-A.jsonl")
-    half_a = set(json.loads((HERE / "qa" / "split.json").read_text())["A"])
-    rows += [r for r in _jsonl(Path(QA)) if r["doc_id"] in half_a]
-    questions = {r["question"]: bool(r.get("answers") or r.get("answer")) for r in rows}
+    written = [r for r in _jsonl(HERE / "qa" / f"eval-{half}.jsonl") if not r["answers"]]
+    written += _jsonl(HERE / "qa" / "abstain-dev-A.jsonl") if half == "A" else []
+    articles = set(json.loads((HERE / "qa" / "split.json").read_text())[half])
+    answerable = {r["question"]: r["doc_id"] for r in _jsonl(Path(QA)) if r["doc_id"] in articles and r.get("answer")}
     settings = load_settings({"index": index}, config_files=[])
-    with open_workflow(settings, AskOptions(generate=False)) as workflow, out.open("w", encoding="utf-8") as sink:
-        for question, answerable in questions.items():
-            _weights, evidence = workflow.retrieval_signals(question, workflow.pipeline.search(question))
-            sink.write(json.dumps({"question": question, "answerable": answerable,
+    options = search_options(settings, k=REMOVED_DEPTH)
+    with open_workflow(settings, AskOptions(generate=False), search_options=options) as workflow, \
+            out.open("w", encoding="utf-8") as sink:
+        def row(question: str, kind: str, hits: list) -> None:
+            evidence, _sentences = workflow.retrieval_signals(question, hits[:settings.k])
+            sink.write(json.dumps({"question": question, "kind": kind, "answerable": kind == "answerable",
                                    "evidence": evidence.payload()}) + "\n")
+
+        for r in written:
+            row(r["question"], "written", workflow.pipeline.search(r["question"]))
+        for question, doc_id in answerable.items():
+            hits = workflow.pipeline.search(question)
+            if any(h.doc_id == doc_id for h in hits[:4]):
+                row(question, "answerable", hits)
+            row(question, "removed", [h for h in hits if h.doc_id != doc_id])
 
 
 def _matrix(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
@@ -91,15 +109,17 @@ def fit(paths: list[Path]) -> tuple[np.ndarray, float]:
         gradient = design.T @ (weight * (p - y)) + penalty @ beta
         hessian = design.T @ (design * (weight * p * (1 - p))[:, None]) + penalty
         beta -= np.linalg.solve(hessian, gradient)
-    return beta[:-1], float(beta[-1])
+    scores = x[y == 1] @ beta[:-1] + beta[-1]
+    return beta[:-1], float(beta[-1] - np.quantile(scores, ANSWERABLE_REFUSED))
 
 
 def rates(paths: list[Path], weights: np.ndarray, bias: float) -> str:
     x, y = _matrix(paths)
     answered = x @ weights + bias >= 0
-    unanswerable = y == 0
-    return (f"abstained on {int((~answered & unanswerable).sum())}/{int(unanswerable.sum())} unanswerable, "
-            f"{int((~answered & ~unanswerable).sum())}/{int((~unanswerable).sum())} answerable")
+    kinds = np.array([r.get("kind", "answerable" if r["answerable"] else "written") for p in paths for r in _jsonl(p)
+                      if "evidence" in r])
+    return ", ".join(f"abstained on {int((~answered & (kinds == k)).sum())}/{int((kinds == k).sum())} {k}"
+                     for k in ("answerable", "removed", "written") if (kinds == k).any())
 
 
 def main(argv: list[str]) -> None:
@@ -112,13 +132,14 @@ def main(argv: list[str]) -> None:
     r = sub.add_parser("collect-retrieval")
     r.add_argument("--index", required=True)
     r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--half", choices=("A", "B"), default="A")
     for name in ("fit", "rates"):
         sub.add_parser(name).add_argument("files", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.command == "collect":
         return collect(args.index, args.llm, args.out)
     if args.command == "collect-retrieval":
-        return collect_retrieval(args.index, args.out)
+        return collect_retrieval(args.index, args.out, args.half)
     if args.command == "fit":
         weights, bias = fit(args.files)
         print("WEIGHTS = {" + ", ".join(f'"{s}": {w:.3f}' for s, w in zip(SIGNALS, weights)) + "}")

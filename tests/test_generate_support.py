@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ragchain_cli.generate.evidence import Evidence, coverage, question_weights, retrieval_evidence
-from ragchain_cli.generate.select import select_context, sentences
+from ragchain_cli.generate.select import score_sentences, select_context, sentences
 from ragchain_cli.generate.support import SentenceStream, check_support, key_terms, says_unknown, shorten
 from ragchain_cli.generate.terms import TermStats
 from ragchain_cli.types import Chunk, Hit
@@ -94,10 +94,14 @@ def test_coverage_weighs_the_question_words_by_idf():
 
 
 def test_retrieval_evidence_reads_both_retrievers_and_the_rule_is_monotone():
-    hits = [hit(1, "penicillin", {"bm25": (1, 6.0), "dense": (2, 0.3)}), hit(2, "x", {"dense": (1, 0.5)})]
-    evidence = retrieval_evidence(hits, {"penicillin": 2.0, "discover": 1.0}, passages=4)
-    assert math.isclose(evidence.coverage, 2 / 3) and evidence.dense == 0.5 and evidence.bm25 == 2.0
-    weak, strong = Evidence(0.2, 0.2, 0.2, -3.0), Evidence(1.0, 0.7, 2.0, 3.0)
+    hits = [hit(1, "penicillin", {"bm25": (1, 6.0), "dense": (2, 0.3)}), hit(2, "x", {"dense": (1, 0.5)}),
+            hit(3, "discover", {"bm25": (2, 1.0)})]
+    weights = {"penicillin": 2.0, "discov": 1.0}  # stems
+    evidence = retrieval_evidence(hits, weights, passages=4, found=score_sentences("", hits, weights))
+    assert math.isclose(evidence.coverage, 1.0) and evidence.dense == 0.5 and evidence.bm25 == 2.0
+    assert math.isclose(evidence.local, 2 / 3)  # no one passage holds both words
+    assert math.isclose(evidence.sentence_coverage, 2 / 3) and evidence.sentence == 0.0  # no encoder
+    weak, strong = Evidence(0.2, 0.2, 0.2, 0.2, 0.2, 0.2, -3.0), Evidence(1.0, 1.0, 0.7, 2.0, 0.7, 1.0, 3.0)
     assert not weak.answerable() and strong.answerable() and weak.score() < strong.score()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from dataclasses import dataclass
 from typing import Callable, Protocol
 
 import numpy as np
@@ -39,22 +40,43 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-def _scores(question: str, units: list[str], encoder: Encoder | None, weights: dict[str, float]) -> np.ndarray:
-    """Lexical share for every sentence; plus the cosine for the DENSE_CANDIDATES best of them
-    (embedded in length-sorted batches, so short sentences are not padded to the longest)."""
+@dataclass
+class Sentences:
+    """The top passages split into sentences, each scored against the question."""
+
+    top: list[Hit]
+    split: list[list[str]]
+    where: list[tuple[int, int]]  # (passage, sentence) of each score
+    scores: np.ndarray
+    best_cosine: float = 0.0  # the best question-sentence cosine (0.0 without an encoder)
+    best_share: float = 0.0  # the largest IDF-weighted share of the question's words in one sentence
+
+
+def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], encoder: Encoder | None = None,
+                    passages: int = 4) -> Sentences:
+    """Every sentence of the first `passages` hits scored by its lexical share; the DENSE_CANDIDATES
+    lexically best also by their cosine (embedded in length-sorted batches, so short sentences are
+    not padded to the longest)."""
+    top = [h for h in hits if h.chunk is not None and h.chunk.text.strip()][:passages]
+    split = [sentences(h.chunk.text) for h in top]
+    where = [(p, i) for p, units in enumerate(split) for i in range(len(units))]
+    units = [split[p][i] for p, i in where]
     total = sum(weights.values()) or 1.0
     held = [stems_of(u) for u in units]  # once a sentence, not once a question word
     lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
-    if encoder is None:
-        return lexical
-    scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's
+    found = Sentences(top, split, where, lexical, best_share=float(lexical.max(initial=0.0)))
+    if encoder is None or not units:
+        return found
+    found.scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's
     candidates = sorted(np.argsort(-lexical, kind="stable")[:DENSE_CANDIDATES], key=lambda i: len(units[i]))
     query = encoder.embed([question])[0]
+    cosines = []
     for start in range(0, len(candidates), BATCH):
         batch = candidates[start : start + BATCH]
-        vectors = encoder.embed([units[i] for i in batch])
-        scores[batch] = vectors @ query + LEXICAL_WEIGHT * lexical[batch]
-    return scores
+        cosines.extend(encoder.embed([units[i] for i in batch]) @ query)
+        found.scores[batch] = np.array(cosines[-len(batch):]) + LEXICAL_WEIGHT * lexical[batch]
+    found.best_cosine = float(max(cosines))
+    return found
 
 
 def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str], int], budget_tokens: int,
@@ -63,16 +85,15 @@ def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str],
     """The first `passages` hits reduced to their best sentences within the token budget.
 
     weights: the question's content stems with their IDF (the lexical part of the score)."""
-    top = [h for h in hits if h.chunk is not None and h.chunk.text.strip()][:passages]
-    split = [sentences(h.chunk.text) for h in top]
-    where = [(p, i) for p, units in enumerate(split) for i in range(len(units))]
-    if not where:
-        return []
-    scores = _scores(question, [split[p][i] for p, i in where], encoder, weights)
-    chosen: set[tuple[int, int]] = set()
+    return choose(score_sentences(question, hits, weights, encoder, passages), count_tokens, budget_tokens, neighbours)
+
+
+def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: int, neighbours: int = 1) -> list[Hit]:
+    """The best sentences, each with its neighbours when they fit, until the budget is used."""
+    split, chosen = found.split, set()
     remaining = budget_tokens
-    for order in np.argsort(-scores, kind="stable"):
-        p, i = where[order]
+    for order in np.argsort(-found.scores, kind="stable"):
+        p, i = found.where[order]
         around = [(p, j) for j in range(i - neighbours, i + neighbours + 1)
                   if 0 <= j < len(split[p]) and (p, j) not in chosen]
         for group in (around, [(p, i)] if (p, i) in around else []):  # with its neighbours, else alone
@@ -81,8 +102,8 @@ def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str],
                 chosen.update(group)
                 remaining -= cost
                 break
-    return [_reduced(hit, units, {i for q, i in chosen if q == p}) for p, (hit, units) in enumerate(zip(top, split))
-            if any(q == p for q, _ in chosen)]
+    return [_reduced(hit, units, {i for q, i in chosen if q == p})
+            for p, (hit, units) in enumerate(zip(found.top, split)) if any(q == p for q, _ in chosen)]
 
 
 def _reduced(hit: Hit, units: list[str], keep: set[int]) -> Hit:

@@ -24,7 +24,7 @@ from ..types import Hit
 from .answer import generate_answer, pack
 from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evidence
 from .prompt import SourceConsulted, build_judge_messages
-from .select import select_context
+from .select import Sentences, choose, score_sentences
 from .support import check_support, says_unknown
 from .terms import TermStats
 
@@ -66,8 +66,8 @@ class AskWorkflow:
         timings = {"retrieve": time.perf_counter() - started}
         if not self.options.generate or self.model is None:
             return {"question": question, "hits": _hits(hits, with_text=True), "timings": _rounded(timings)}
-        weights, evidence = self.retrieval_signals(question, hits)
-        packed = self._context(question, hits, weights)
+        evidence, found = self.retrieval_signals(question, hits)
+        packed = self._context(question, found)
         timings["select"] = time.perf_counter() - started - timings["retrieve"]
         if not packed:
             return _abstained(question, NOT_SAID_NO_MATCH, [], evidence, timings, started)
@@ -82,15 +82,16 @@ class AskWorkflow:
             on_progress(f"reading {len(packed)} passage{'s' * (len(packed) != 1)} ({tokens} tokens) ...")
         return self._answer(question, packed, evidence, timings, started, on_token)
 
-    def retrieval_signals(self, question: str, hits: list[Hit]) -> tuple[dict[str, float], Evidence]:
-        """The question's stems with their IDF, and the evidence that needs no model."""
+    def retrieval_signals(self, question: str, hits: list[Hit]) -> tuple[Evidence, Sentences]:
+        """The evidence that needs no model, and the top passages' sentences scored against the
+        question (the question's stems weighed by IDF; the cosine from the dense retriever's encoder)."""
         weights = question_weights(question, self.stats)
-        return weights, retrieval_evidence(hits, weights, self.options.passages)
+        found = score_sentences(question, hits, weights, self.encoder, self.options.passages)
+        return retrieval_evidence(hits, weights, self.options.passages, found), found
 
-    def _context(self, question: str, hits: list[Hit], weights: dict[str, float]) -> list[Hit]:
+    def _context(self, question: str, found: Sentences) -> list[Hit]:
         opts = self.options
-        selected = select_context(question, hits, self.model.count_tokens, opts.context_tokens, weights,
-                                  encoder=self.encoder, passages=opts.passages)
+        selected = choose(found, self.model.count_tokens, opts.context_tokens)
         budget = opts.context_tokens + PASSAGE_HEADER_TOKENS * opts.passages
         return pack(question, selected, self.model, budget, opts.max_tokens)
 
