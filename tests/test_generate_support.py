@@ -7,7 +7,8 @@ import math
 
 from ragchain_cli.generate.evidence import Evidence, coverage, question_weights, retrieval_evidence
 from ragchain_cli.generate.select import score_sentences, select_context, sentences
-from ragchain_cli.generate.support import SentenceStream, check_support, key_terms, says_unknown, shorten
+from ragchain_cli.generate.support import (SentenceStream, check_support, is_polar, key_terms, says_unknown, shorten,
+                                           takes_side)
 from ragchain_cli.generate.terms import TermStats
 from ragchain_cli.types import Chunk, Hit
 
@@ -116,3 +117,15 @@ def test_context_keeps_the_best_sentence_with_its_neighbour_within_the_budget():
     tight = select_context("When is Heron Inlet closed?", [hit(1, text)], words, budget_tokens=12,
                            weights={"heron": 2.0, "inlet": 2.0, "close": 1.0}, neighbours=1)
     assert tight[0].chunk.text == "Osprey nests close Heron Inlet from April. Bring boots."  # alone, then what fits
+
+
+def test_yes_no_questions_are_recognised_and_an_answer_must_take_a_side():
+    assert is_polar("Is the ant a marsupial?") and is_polar("Can't drums have two heads?")
+    assert is_polar("does Montreal contain the largest church in Canada?")
+    assert not is_polar("Is the flag red or blue?") and not is_polar("Where is Melbourne situated?")
+    assert not is_polar("Island ferries: when do they leave?")  # "Is" only as a word of its own
+    question = "Does Montreal contain the largest church in Canada?"
+    assert takes_side("Yes, Saint Joseph's Oratory is the largest church in Canada.", question)
+    assert takes_side("No.", question)
+    assert takes_side("Montreal contains the largest church in Canada [1].", question)  # restates the claim
+    assert not takes_side("Montreal has four Roman Catholic basilicas [3].", question)

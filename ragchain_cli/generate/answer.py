@@ -12,7 +12,7 @@ from typing import Callable, Protocol
 
 from ..errors import UsageError
 from ..types import Answer, Hit
-from .prompt import build_messages, extract_citations, pack_context
+from .prompt import ANSWER_REMINDER, build_messages, extract_citations, pack_context
 from .support import SentenceStream
 
 NOTHING_FOUND = "I found nothing in the index that answers this question."
@@ -87,10 +87,10 @@ def pack(question: str, hits: list[Hit], llm: ChatModel, budget_tokens: int | No
 
 
 def generate_answer(question: str, packed: list[Hit], llm: ChatModel, max_tokens: int,
-                    on_token: Callable[[str], None] | None = None) -> Answer:
+                    on_token: Callable[[str], None] | None = None, reminder: str = ANSWER_REMINDER) -> Answer:
     """One short sentence from the packed passages (preamble stripped, streamed as it is made), cited."""
     stream = SentenceStream(on_token)
-    timings = _generate_timed(llm, build_messages(question, packed), max_tokens, stream)
+    timings = _generate_timed(llm, build_messages(question, packed, reminder), max_tokens, stream)
     text, citations = extract_citations(stream.close(), packed)
     return Answer(question=question, text=text or NO_ANSWER, citations=citations, hits=packed, timings=timings)
 

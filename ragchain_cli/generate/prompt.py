@@ -37,6 +37,11 @@ SYSTEM_PROMPT = (
 # so llama.cpp reads the passages once for both (LocalLLM.choice_logprobs).
 ANSWER_REMINDER = ("Answer with the facts from the passages in one short sentence. "
                    "Do not mention the passages.")
+# A yes/no question answered without taking a side ("Montreal has four basilicas." to "Does
+# Montreal contain the largest church in Canada?") is asked again with this reminder; the rest of
+# the prompt is the same, so llama.cpp reads only the new tail.
+YES_NO_REMINDER = ("Answer yes or no first, then give the fact from the passages that decides it, in one "
+                   "short sentence. Do not mention the passages.")
 JUDGE_REMINDER = "Do the passages above contain the answer to this question? Reply yes or no."
 
 _DELIMITER = re.compile(r"<(?=\s*/?\s*(?:context|passage)\b)", re.IGNORECASE)

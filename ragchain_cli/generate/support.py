@@ -42,6 +42,26 @@ _UNKNOWN = re.compile(
 )
 
 
+_POLAR = re.compile(r"^\W*(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|shall|should|may"
+                    r"|might|must)(?:n['’]?t)?\b", re.IGNORECASE)
+_SIDE = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
+RESTATES = 0.75  # share of a yes/no question's content words an answer repeats to state its claim
+
+
+def is_polar(question: str) -> bool:
+    """A yes/no question: it opens with an auxiliary verb ("Is", "Does", "Can't") and offers no
+    alternatives ("Is it red or blue?" asks for one of them)."""
+    return bool(_POLAR.match(question)) and not re.search(r"\bor\b", question, re.IGNORECASE)
+
+
+def takes_side(answer: str, question: str) -> bool:
+    """The answer to a yes/no question says yes or no, or restates the question's claim."""
+    if _SIDE.match(answer):
+        return True
+    asked = set(content_stems(question))
+    return bool(asked) and len(asked & stems_of(answer)) >= RESTATES * len(asked)
+
+
 def says_unknown(text: str) -> bool:
     """The model's reply is a refusal ("I do not know", "The passages do not mention ...")."""
     return bool(_UNKNOWN.search(text))

@@ -23,9 +23,9 @@ from ..retrieve.payload import hit_payload
 from ..types import Hit
 from .answer import generate_answer, pack
 from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evidence
-from .prompt import SourceConsulted, build_judge_messages
+from .prompt import YES_NO_REMINDER, SourceConsulted, build_judge_messages
 from .select import Sentences, choose, score_sentences
-from .support import check_support, says_unknown
+from .support import check_support, is_polar, says_unknown, takes_side
 from .terms import TermStats
 
 NOT_SAID = "The documents do not say."
@@ -95,9 +95,22 @@ class AskWorkflow:
         budget = opts.context_tokens + PASSAGE_HEADER_TOKENS * opts.passages
         return pack(question, selected, self.model, budget, opts.max_tokens)
 
+    def _generate(self, question: str, packed: list[Hit], on_token):
+        """The answer; a yes/no question's is held back (not streamed) until it takes a side, and is
+        asked again for yes or no first when it does not."""
+        if not is_polar(question):
+            return generate_answer(question, packed, self.model, self.options.max_tokens, on_token), on_token
+        answer = generate_answer(question, packed, self.model, self.options.max_tokens)
+        if not (says_unknown(answer.text) or takes_side(answer.text, question)):
+            spent = answer.timings["generate"]
+            answer = generate_answer(question, packed, self.model, self.options.max_tokens, reminder=YES_NO_REMINDER)
+            answer.timings["generate"] += spent
+        answer.timings["first_token"] = answer.timings["generate"]  # shown once complete
+        return answer, None
+
     def _answer(self, question, packed, evidence: Evidence, timings, started, on_token) -> dict:
         before = time.perf_counter() - started
-        answer = generate_answer(question, packed, self.model, self.options.max_tokens, on_token)
+        answer, on_token = self._generate(question, packed, on_token)
         if says_unknown(answer.text):  # the model itself found no answer in the passages
             timings.update(generate=answer.timings["generate"])
             return {**_abstained(question, NOT_SAID, packed, evidence, timings, started), "draft": answer.text,
