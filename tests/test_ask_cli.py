@@ -3,6 +3,7 @@
 import io
 import sys
 
+from ragchain_cli.generate.support import takes_side
 from ragchain_cli.generate.workflow import NOT_SAID
 
 LLM = ("--llm", "smollm2-135m-instruct", "--max-tokens", "48")
@@ -24,6 +25,14 @@ def test_ask_answers_with_citations_of_the_passages_it_was_given(sample_index, c
         assert payload["timings"][key] >= 0
     assert payload["timings"]["first_token"] <= payload["timings"]["total"]
     assert payload["hits"][0]["doc_id"] == "sample_corpus/field-guide.pdf"
+
+
+def test_a_yes_no_question_gets_an_answer_that_takes_a_side(sample_index, cli):
+    question = "Is Heron Inlet closed to sampling in May?"
+    result = cli("ask", question, "--index", sample_index, *LLM, "--json")
+    assert result.code == 0, result.err
+    payload = result.json()
+    assert payload["answered"] is True and takes_side(payload["answer"], question), payload["answer"]
 
 
 def test_question_the_documents_do_not_answer_abstains_with_the_closest_passages(sample_index, cli):

@@ -2,9 +2,12 @@
 
 retrieve (the search pipeline) -> the question's words weighed by IDF (the lexical index's doc
 freqs) -> the best sentences of the top passages (select.py) -> the passages packed into the
-prompt -> evidence: coverage, dense and BM25 scores (and, when it has a weight or is asked for,
-the model's yes/no judgement read from its logits after the passages; evidence.py) -> abstain, or answer one short sentence (streamed to
-`on_token`) -> the answer's key content checked against the passages (support.py).
+prompt -> evidence: word coverage of the passages, of the best passage and of the best sentence, the
+best sentence cosine, dense and BM25 scores (and, when it has a weight or is asked for,
+the model's yes/no judgement read from its logits after the passages; evidence.py) -> abstain,
+or answer one short sentence (streamed to `on_token`; a yes/no question's answer is held back and,
+when it takes no side, asked again for yes or no first) -> the answer's key content checked against
+the passages (support.py).
 
 Payload fields (the contract with `eval --qa`): question, answer, answered, supported, citations,
 hits (each search-hit payload plus "text", the passage as the model read it), timings (retrieve,
