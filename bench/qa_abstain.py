@@ -92,14 +92,16 @@ def collect_retrieval(index: str, out: Path, half: str = "A") -> None:
             row(question, "removed", [h for h in hits if h.doc_id != doc_id])
 
 
-def _matrix(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+def _matrix(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Signals, labels (1 = answerable) and kinds (answerable / removed / written) of the rows."""
     rows = [r for p in paths for r in _jsonl(p) if "evidence" in r]
     x = np.array([[r["evidence"][s] or 0.0 for s in SIGNALS] for r in rows], dtype=float)
-    return x, np.array([1.0 if r["answerable"] else 0.0 for r in rows])
+    kinds = np.array([r.get("kind", "answerable" if r["answerable"] else "written") for r in rows])
+    return x, np.array([1.0 if r["answerable"] else 0.0 for r in rows]), kinds
 
 
 def fit(paths: list[Path]) -> tuple[np.ndarray, float]:
-    x, y = _matrix(paths)
+    x, y, _kinds = _matrix(paths)
     design = np.hstack([x, np.ones((len(x), 1))])
     weight = np.where(y == 1, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))  # class-balanced
     beta = np.zeros(design.shape[1])
@@ -114,10 +116,8 @@ def fit(paths: list[Path]) -> tuple[np.ndarray, float]:
 
 
 def rates(paths: list[Path], weights: np.ndarray, bias: float) -> str:
-    x, y = _matrix(paths)
+    x, _y, kinds = _matrix(paths)
     answered = x @ weights + bias >= 0
-    kinds = np.array([r.get("kind", "answerable" if r["answerable"] else "written") for p in paths for r in _jsonl(p)
-                      if "evidence" in r])
     return ", ".join(f"abstained on {int((~answered & (kinds == k)).sum())}/{int((kinds == k).sum())} {k}"
                      for k in ("answerable", "removed", "written") if (kinds == k).any())
 

@@ -70,12 +70,13 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     found.scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's
     candidates = sorted(np.argsort(-lexical, kind="stable")[:DENSE_CANDIDATES], key=lambda i: len(units[i]))
     query = encoder.embed([question])[0]
-    cosines = []
+    best = -np.inf
     for start in range(0, len(candidates), BATCH):
         batch = candidates[start : start + BATCH]
-        cosines.extend(encoder.embed([units[i] for i in batch]) @ query)
-        found.scores[batch] = np.array(cosines[-len(batch):]) + LEXICAL_WEIGHT * lexical[batch]
-    found.best_cosine = float(max(cosines))
+        cosines = encoder.embed([units[i] for i in batch]) @ query
+        found.scores[batch] = cosines + LEXICAL_WEIGHT * lexical[batch]
+        best = max(best, float(cosines.max()))
+    found.best_cosine = best
     return found
 
 
