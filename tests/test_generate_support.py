@@ -119,6 +119,18 @@ def test_context_keeps_the_best_sentence_with_its_neighbour_within_the_budget():
     assert tight[0].chunk.text == "Osprey nests close Heron Inlet from April. Bring boots."  # alone, then what fits
 
 
+def test_context_reads_a_sentence_shared_by_overlapping_chunks_once():
+    first = "Ferries leave at noon. Osprey nests close Heron Inlet from April. Bring boots."
+    second = "nests close Heron Inlet from April. Bring boots. The inlet reopens in July."  # the overlap, cut mid-sentence
+    words = lambda t: len(t.split())  # noqa: E731
+    weights = {"heron": 2.0, "inlet": 2.0, "close": 1.0}
+    chosen = select_context("When is Heron Inlet closed?", [hit(1, first), hit(2, second)], words,
+                            budget_tokens=40, weights=weights, neighbours=1)
+    assert [h.chunk.text for h in chosen] == [first, "The inlet reopens in July."]  # the budget goes to new text
+    twice = select_context("When is Heron Inlet closed?", [hit(1, first), hit(2, second)], words, budget_tokens=40,
+                           weights=weights, neighbours=1, dedupe=False)
+    assert twice[1].chunk.text == second
+
 def test_yes_no_questions_are_recognised_and_an_answer_must_take_a_side():
     assert is_polar("Is the ant a marsupial?") and is_polar("Can't drums have two heads?")
     assert is_polar("does Montreal contain the largest church in Canada?")

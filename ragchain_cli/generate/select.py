@@ -82,29 +82,51 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
 
 def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str], int], budget_tokens: int,
                    weights: dict[str, float], encoder: Encoder | None = None, passages: int = 4,
-                   neighbours: int = 1) -> list[Hit]:
+                   neighbours: int = 1, dedupe: bool = True) -> list[Hit]:
     """The first `passages` hits reduced to their best sentences within the token budget.
 
     weights: the question's content stems with their IDF (the lexical part of the score)."""
-    return choose(score_sentences(question, hits, weights, encoder, passages), count_tokens, budget_tokens, neighbours)
+    found = score_sentences(question, hits, weights, encoder, passages)
+    return choose(found, count_tokens, budget_tokens, neighbours, dedupe)
 
 
-def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: int, neighbours: int = 1) -> list[Hit]:
-    """The best sentences, each with its neighbours when they fit, until the budget is used."""
-    split, chosen = found.split, set()
+def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: int, neighbours: int = 1,
+           dedupe: bool = True, by_sentence: bool = False) -> list[Hit]:
+    """The best sentences, each with its neighbours when they fit, until the budget is used.
+
+    dedupe: a sentence an earlier (better-ranked) passage also holds is not read twice (overlapping
+    chunks of one document share their edges; a repeated sentence both wastes the budget and
+    weighs twice with a small model)."""
+    split, chosen, picked = found.split, set(), {}
+    repeated = _repeated(split) if dedupe else set()
     remaining = budget_tokens
     for order in np.argsort(-found.scores, kind="stable"):
         p, i = found.where[order]
+        if (p, i) in repeated:
+            continue
         around = [(p, j) for j in range(i - neighbours, i + neighbours + 1)
-                  if 0 <= j < len(split[p]) and (p, j) not in chosen]
+                  if 0 <= j < len(split[p]) and (p, j) not in chosen and (p, j) not in repeated]
         for group in (around, [(p, i)] if (p, i) in around else []):  # with its neighbours, else alone
             cost = sum(count_tokens(split[p][j]) + 1 for _, j in group)
             if group and cost <= remaining:
+                picked.setdefault(p, len(picked))
                 chosen.update(group)
                 remaining -= cost
                 break
-    return [_reduced(hit, units, {i for q, i in chosen if q == p})
-            for p, (hit, units) in enumerate(zip(found.top, split)) if any(q == p for q, _ in chosen)]
+    kept = sorted(picked, key=picked.get) if by_sentence else sorted(picked)
+    return [_reduced(found.top[p], split[p], {i for q, i in chosen if q == p}) for p in kept]
+
+
+def _repeated(split: list[list[str]]) -> set[tuple[int, int]]:
+    """(passage, sentence) of every sentence whose text an earlier passage already holds (a chunk
+    overlap's fragment included: it is contained in the earlier passage's whole sentence)."""
+    seen = ""
+    repeated = set()
+    for p, units in enumerate(split):
+        folded = [" ".join(u.lower().split()) for u in units]
+        repeated.update((p, i) for i, text in enumerate(folded) if len(text) >= 12 and text in seen)
+        seen += "\n" + " ".join(folded)
+    return repeated
 
 
 def _reduced(hit: Hit, units: list[str], keep: set[int]) -> Hit:
