@@ -232,10 +232,12 @@ def latency(root: Path, texts: list[str]) -> int:
     with index.write_lock(wait=True):
         index.backfill_documents()
     base = Settings()
-    settings = {"chunks (default)": search_options(base),
-                "--documents (default)": search_options(base, documents=True),
-                "--documents, document_fusion": search_options(base, documents=True, document_fusion=True),
-                "--documents, document_fusion + whole_documents": search_options(
+    settings = {"chunks (`search`, `ask`)": search_options(base),
+                "--documents: chunk fusion, then max-passage": search_options(
+                    base, documents=True, document_fusion=False, whole_documents=False),
+                "--documents: document_fusion": search_options(
+                    base, documents=True, document_fusion=True, whole_documents=False),
+                "--documents: document_fusion + whole_documents": search_options(
                     base, documents=True, document_fusion=True, whole_documents=True)}
     pipelines = {name: SearchPipeline(index, options) for name, options in settings.items()}
     times: dict[str, list[float]] = {name: [] for name in pipelines}

@@ -34,9 +34,9 @@ class Settings:
     norm: str = "zscore"
     weights: dict[str, float] = field(default_factory=dict)
     depth: int = 1000
-    document_fusion: bool = False
+    document_fusion: bool = True
     passage_decay: float = 0.0
-    whole_documents: bool = False
+    whole_documents: bool = True
     k: int = 10
     rerank: str = ""
     rerank_depth: int = 20

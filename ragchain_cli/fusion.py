@@ -74,7 +74,9 @@ NORMS: dict[str, Callable[[list[float]], list[float]]] = {
 
 
 def _dedupe(hits: list[Hit]) -> list[Hit]:
-    """Keep the first (best-ranked) entry of each chunk_id."""
+    """Keep the first (best-ranked) entry of each chunk_id (the list itself when it has no repeats)."""
+    if len({hit.chunk_id for hit in hits}) == len(hits):
+        return hits
     seen: set[str] = set()
     kept = []
     for hit in hits:
@@ -89,10 +91,13 @@ def _union(runs: Runs) -> dict[str, Hit]:
     table: dict[str, Hit] = {}
     for name, hits in runs.items():
         for rank, hit in enumerate(_dedupe(hits), start=1):
-            fused = table.setdefault(hit.chunk_id, Hit(hit.chunk_id, 0.0))
+            fused = table.get(hit.chunk_id)
+            if fused is None:
+                fused = table[hit.chunk_id] = Hit(hit.chunk_id, 0.0, hit.doc_id, chunk=hit.chunk)
+            else:
+                fused.doc_id = fused.doc_id or hit.doc_id
+                fused.chunk = fused.chunk or hit.chunk
             fused.explain[name] = (rank, float(hit.score))
-            fused.doc_id = fused.doc_id or hit.doc_id
-            fused.chunk = fused.chunk or hit.chunk
     return table
 
 
@@ -141,11 +146,16 @@ def cc(runs: Runs, weights: Mapping[str, float] | None = None, norm: str = "zsco
     if runs and total == 0:
         raise UsageError("the fusion weights are all zero", "give at least one retriever a weight > 0")
     table = _union(runs)
+    absent = 0.0  # what every candidate gets from each list's floor; a listed one adds its lead over it
     for name, hits in runs.items():
         normed = _normalised(hits, NORMS[norm])
         floor = min(normed.values(), default=0.0)
-        for chunk_id, hit in table.items():
-            hit.score += w[name] / total * normed.get(chunk_id, floor)
+        share = w[name] / total
+        absent += share * floor
+        for chunk_id, value in normed.items():
+            table[chunk_id].score += share * (value - floor)
+    for hit in table.values():
+        hit.score += absent
     return sort_hits(list(table.values()))
 
 

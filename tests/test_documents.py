@@ -142,7 +142,7 @@ def test_whole_document_index_follows_ingest_edit_delete_and_backfill(tmp_path, 
         hits = SearchPipeline(index, on).search("quokka marsupial")
         assert hits[0].doc_id == "docs/a.txt" and set(hits[0].explain) == {"bm25", "bm25-doc"}
         assert hits[0].chunk.doc_id == "docs/a.txt"
-        off = SearchOptions(retrievers=["bm25"], documents=True, document_fusion=True)
+        off = SearchOptions(retrievers=["bm25"], documents=True, document_fusion=True, whole_documents=False)
         assert SearchPipeline(index, off).search("quokka marsupial")[0].doc_id == "docs/b.txt"
     finally:
         index.close()

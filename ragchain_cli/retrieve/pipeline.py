@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import gc
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from . import RETRIEVERS, search_many
 from .documents import DocumentRanker
 
 FILTER_OVERFETCH = 5
+DOCUMENT_SLACK = 16  # fused documents kept beyond k when nothing after fusion filters or reorders them
 
 
 DEFAULTS = Settings()  # the one place defaults live (config.Settings); SearchOptions only mirrors them
@@ -128,6 +130,10 @@ class SearchPipeline:
             from ..rerank import RERANKERS
 
             self.reranker = self._timed("load_rerank", RERANKERS.create, options.rerank, **options.reranker_options)
+        # What is loaded by now (modules, encoder, index readers) lives as long as the process; a query
+        # makes thousands of short-lived hits, whose collections otherwise walk all of it again
+        # (bench/RESULTS.md, issue 14: fusion time halved, p95 outliers gone).
+        gc.freeze()
 
     def _timed(self, stage: str, fn, *args, **kwargs):
         started = time.perf_counter()
@@ -166,7 +172,16 @@ class SearchPipeline:
         """fusion.fuse over chunks, or over documents (each list collapsed first) with document_fusion."""
         if not self.fuses_documents:
             return fuse(method, runs, **options)
-        return self.ranker.rank(method, runs, limit=self.candidate_depth, **options)
+        return self.ranker.rank(method, runs, limit=self.document_limit, **options)
+
+    @property
+    def document_limit(self) -> int:
+        """Fused documents worth a shown chunk: every candidate when later steps drop, re-weigh or
+        rerank them; otherwise the top k and some slack (for documents the docstore no longer holds)."""
+        opts = self.options
+        if opts.filtering or opts.recency or opts.latest or self.reranker is not None:
+            return self.candidate_depth
+        return opts.k + DOCUMENT_SLACK
 
     @property
     def candidate_depth(self) -> int:
