@@ -91,13 +91,13 @@ def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str],
 
 
 def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: int, neighbours: int = 1,
-           dedupe: bool = True, by_sentence: bool = False) -> list[Hit]:
+           dedupe: bool = True) -> list[Hit]:
     """The best sentences, each with its neighbours when they fit, until the budget is used.
 
     dedupe: a sentence an earlier (better-ranked) passage also holds is not read twice (overlapping
     chunks of one document share their edges; a repeated sentence both wastes the budget and
     weighs twice with a small model)."""
-    split, chosen, picked = found.split, set(), {}
+    split, chosen = found.split, set()
     repeated = _repeated(split) if dedupe else set()
     remaining = budget_tokens
     for order in np.argsort(-found.scores, kind="stable"):
@@ -109,12 +109,10 @@ def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: 
         for group in (around, [(p, i)] if (p, i) in around else []):  # with its neighbours, else alone
             cost = sum(count_tokens(split[p][j]) + 1 for _, j in group)
             if group and cost <= remaining:
-                picked.setdefault(p, len(picked))
                 chosen.update(group)
                 remaining -= cost
                 break
-    kept = sorted(picked, key=picked.get) if by_sentence else sorted(picked)
-    return [_reduced(found.top[p], split[p], {i for q, i in chosen if q == p}) for p in kept]
+    return [_reduced(found.top[p], split[p], {i for q, i in chosen if q == p}) for p in sorted({q for q, _ in chosen})]
 
 
 def _repeated(split: list[list[str]]) -> set[tuple[int, int]]:
