@@ -132,8 +132,10 @@ class SearchPipeline:
             self.reranker = self._timed("load_rerank", RERANKERS.create, options.rerank, **options.reranker_options)
         # What is loaded by now (modules, encoder, index readers) lives as long as the process; a query
         # makes thousands of short-lived hits, whose collections otherwise walk all of it again
-        # (bench/RESULTS.md, issue 14: fusion time halved, p95 outliers gone).
-        gc.freeze()
+        # (bench/RESULTS.md, issue 14: fusion time halved, p95 outliers gone). Once a process: a
+        # later freeze would also keep whatever garbage had built up since.
+        if not gc.get_freeze_count():
+            gc.freeze()
 
     def _timed(self, stage: str, fn, *args, **kwargs):
         started = time.perf_counter()
