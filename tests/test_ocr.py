@@ -117,6 +117,16 @@ def test_ocr_off_reports_the_scanned_pdf_and_the_image_as_skipped(tmp_path, scan
                        "fake.png": "not a PNG, JPEG or TIFF image (no image signature)"}
 
 
+@pytest.mark.parametrize("name, data", [("broken.png", b"\x89PNG\r\n\x1a\nbroken"),
+                                        ("broken.jpg", b"\xff\xd8\xff\xe0garbage")])
+def test_an_image_with_a_valid_signature_and_garbage_after_is_a_loader_error(tmp_path, name, data):
+    from ragchain_cli.ingest.loaders.image import open_image_as_pdf
+
+    (tmp_path / name).write_bytes(data)  # MuPDF raises FzError* (not RuntimeError) for these
+    with pytest.raises(LoaderError, match="corrupt or unreadable image"):
+        open_image_as_pdf(tmp_path / name)
+
+
 def test_unknown_ocr_mode_is_a_usage_error(tmp_path):
     result = ragchain("ingest", tmp_path, "--ocr", "magic", "--index", tmp_path / "idx")
     assert result.returncode == 2

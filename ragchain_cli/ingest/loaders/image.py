@@ -9,6 +9,7 @@ from pathlib import Path
 from ...errors import LoaderError
 from ...types import Block, Document
 from ..ocr import INSTALL_HINT, recognize, resolve
+from .pdf import damage_errors
 
 MAX_FRAMES = 2_000
 SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")
@@ -28,7 +29,7 @@ def open_image_as_pdf(path: Path):
             if image.page_count == 0:
                 raise LoaderError("image has no frames")
             data = image.convert_to_pdf(0, min(image.page_count, MAX_FRAMES) - 1)
-    except (RuntimeError, ValueError) as exc:  # PyMuPDF's errors for damaged or unsupported images
+    except damage_errors() as exc:  # a damaged or unsupported image (a valid signature, then garbage)
         raise LoaderError(f"corrupt or unreadable image ({exc})") from None
     return pymupdf.open("pdf", data)
 
@@ -47,7 +48,7 @@ def load_image(path: Path, doc_id: str, options) -> Iterator[Document]:
             page = pdf.load_page(number)
             try:
                 text, backend = recognize(page, mode)
-            except RuntimeError as exc:  # PyMuPDF's OCR reports engine failures this way
+            except damage_errors() as exc:  # OCR engine failures, or a frame that fails to decode
                 raise LoaderError(f"OCR failed on frame {number + 1} ({exc})") from None
             if text:
                 blocks.append(Block(text, page=number + 1 if frames > 1 else None, ocr=backend))

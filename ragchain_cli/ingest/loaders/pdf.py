@@ -26,6 +26,14 @@ def pdf_date(value: str | None) -> str | None:
     return f"{y}-{mo}-{d}T{h}:{mi}:{s}"
 
 
+def damage_errors() -> tuple[type[Exception], ...]:
+    """What PyMuPDF raises for a damaged file or page: its own RuntimeErrors, ValueErrors and the
+    MuPDF library's errors (FzErrorFormat, FzErrorLibrary, ...), which derive from Exception only."""
+    import pymupdf
+
+    return (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
+
+
 def open_pdf(path: Path, password: str):
     import pymupdf
 
@@ -84,7 +92,7 @@ def load_pdf(path: Path, doc_id: str, options) -> Iterator[Document]:
         meta = doc.metadata or {}
         try:
             blocks = page_blocks(doc, options)
-        except RuntimeError as exc:
+        except damage_errors() as exc:
             raise LoaderError(f"damaged PDF page ({exc})") from None
         if not blocks and getattr(doc, "is_repaired", False):
             raise LoaderError(f"damaged or truncated PDF: no readable text on any of {doc.page_count} page(s)")
