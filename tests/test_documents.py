@@ -67,6 +67,23 @@ def test_documents_are_fused_after_each_list_is_collapsed(three_docs):
         index.close()
 
 
+def test_a_document_is_shown_by_the_passage_the_lists_rank_highest_together(three_docs):
+    index = Index(three_docs)
+    try:
+        ids = _chunks(index)
+        x1, x2 = ids["x"][:2]
+        (y1,), (z1,) = ids["y"], ids["z"]
+        runs = {"bm25": [Hit(x1, 9.0), Hit(y1, 8.0), Hit(x2, 7.0)], "dense": [Hit(y1, 0.9), Hit(x2, 0.8), Hit(z1, 0.7)]}
+        ranked = DocumentRanker(Linker(index.docstore)).rank("rrf", runs)
+        shown = {h.doc_id: h.chunk_id for h in ranked}
+        # x1 is bm25's best passage of x (rank 1) but dense never found it; x2 is 3rd in bm25 and 2nd
+        # in dense: 1/63 + 1/62 > 1/61, so x2 shows x
+        assert shown == {"x": x2, "y": y1, "z": z1}
+        assert next(h for h in ranked if h.doc_id == "x").explain == {"bm25": (1, 9.0), "dense": (2, 0.8)}
+    finally:
+        index.close()
+
+
 def test_a_whole_document_list_shares_its_chunk_retrievers_weight(three_docs):
     index = Index(three_docs)
     try:

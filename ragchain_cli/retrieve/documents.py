@@ -5,9 +5,11 @@ passages: max, plus a decayed sum of the others), and only then are the lists fu
 document is compared with documents: fusing chunks first lets one retriever's second-best
 passage of a document push out another document both retrievers liked. Lists that rank whole
 documents already (`bm25-doc`: BM25 over title + full text, when the index has it) join the
-fusion as they are. Each fused document is shown by a chunk: its best-ranked passage in the
-chunk list that ranked the document highest, or its first chunk if only a whole-document list
-found it.
+fusion as they are. Each fused document is shown by a chunk: of its best passage in each chunk
+list, the one the chunk lists rank highest together (reciprocal ranks summed, so a passage both
+retrievers put high wins over one only a single list liked; ties: the list that ranked the document
+highest), or its first chunk if only a whole-document list found it. A hit's explain stays the
+document's: its rank in each list and its best passage's score there.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ class DocumentRanker:
                 for name, hits in runs.items()}
         best = {name: best_passages(hits) for name, hits in chunks.items()}
         fused = fuse(method, docs, **{**options, "weights": self._weights(options.get("weights"), docs)})[:limit]
-        passages = {hit.doc_id: self._passage(hit, best) for hit in fused}
+        standing = _standing(chunks, {c for h in fused for n in best if (c := best[n].get(h.doc_id))})
+        passages = {hit.doc_id: self._passage(hit, best, standing) for hit in fused}
         unseen = [doc for doc, chunk_id in passages.items() if not chunk_id]
         first = self.linker.docstore.first_chunk_ids(unseen) if unseen else {}
         shown = []
@@ -66,12 +69,27 @@ class DocumentRanker:
         return shared or None
 
     @staticmethod
-    def _passage(hit: Hit, best: Mapping[str, Mapping[str, str]]) -> str:
-        """The document's passage from the chunk list where it ranked highest (ties: list order);
-        '' when only a whole-document list found it."""
-        chunk_id, rank = "", 0
+    def _passage(hit: Hit, best: Mapping[str, Mapping[str, str]], standing: Mapping[str, float]) -> str:
+        """Of the document's best passage in each chunk list, the one with the highest standing
+        (ties: the list where the document ranked highest, then list order); '' when only a
+        whole-document list found it."""
+        chunk_id, key = "", (0.0, 0)
         for name, (at, _score) in hit.explain.items():
             passage = best.get(name, {}).get(hit.doc_id)
-            if passage is not None and (not chunk_id or at < rank):
-                chunk_id, rank = passage, at
+            if passage is not None and (not chunk_id or (-standing.get(passage, 0.0), at) < key):
+                chunk_id, key = passage, (-standing.get(passage, 0.0), at)
         return chunk_id
+
+
+def _standing(chunks: Mapping[str, list[Hit]], wanted: set[str], k: int = 60) -> dict[str, float]:
+    """For each wanted chunk, the sum over the chunk lists of 1 / (k + its rank there)."""
+    standing = dict.fromkeys(wanted, 0.0)
+    for hits in chunks.values():
+        seen: set[str] = set()
+        for hit in hits:
+            if hit.chunk_id in seen:
+                continue
+            seen.add(hit.chunk_id)
+            if hit.chunk_id in standing:
+                standing[hit.chunk_id] += 1.0 / (k + len(seen))
+    return standing
