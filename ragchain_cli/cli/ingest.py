@@ -56,11 +56,11 @@ def ingest_command(
     store = Index(Path(settings.index), create=True)
     try:
         report = _run(store, paths, options, ingest)
+    finally:  # nothing was written into a new index (or the run failed first): leave none behind
         empty = fresh and "embed_model" not in store.manifest()
-    finally:
         store.close()
-    if empty:  # nothing was written into a new index: leave none behind (status would call it broken)
-        _remove_new_index(Path(settings.index))
+        if empty:
+            _remove_new_index(Path(settings.index))
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     out.data(payload, lambda console: _render(console, payload))
     _report_problems(report)

@@ -52,8 +52,9 @@ def _import_ray():
         import ray
         import ray.data  # noqa: F401  (Ray Data is the part the engine needs)
     except ImportError:
-        raise DependencyMissing("--engine ray needs the optional extra ragchain-cli[ray] "
-                                "(pip install 'ragchain-cli[ray]')", "or ingest with --engine local") from None
+        raise DependencyMissing("--engine ray needs Ray Data, the optional `ray` extra",
+                                "from the checkout: pip install -e '.[ray]' (./install.sh --dev has it); "
+                                "or ingest with --engine local") from None
     return ray
 
 
