@@ -56,6 +56,14 @@ def test_repeated_identical_judgement_is_accepted(tmp_path):
     assert read_qrels(write(tmp_path, "q.txt", "q1 0 d1 1\nq1 0 d1 1\n")) == {"q1": {"d1": 1}}
 
 
+@pytest.mark.parametrize("content", ["", "\n\n", "query-id\tcorpus-id\tscore\n"])
+def test_qrels_without_judgements_are_refused_when_read(tmp_path, content):
+    path = write(tmp_path, "qrels.tsv", content)
+    with pytest.raises(InputFormatError, match="no judgements") as caught:
+        read_qrels(path)
+    assert str(path) in str(caught.value)
+
+
 @pytest.mark.parametrize(
     ("content", "line", "reason"),
     [

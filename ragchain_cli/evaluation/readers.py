@@ -79,6 +79,8 @@ def read_qrels(path: PathLike) -> Qrels:
             raise InputFormatError(name, number, reason)
         qid, docid, grade = (fields[0], fields[1], fields[2]) if width == 3 else (fields[0], fields[2], fields[3])
         _add_judgement(name, number, qrels.setdefault(qid, {}), docid, parse_relevance(name, number, grade))
+    if not qrels:  # said before any query is run, not after
+        raise InputFormatError(name, 0, "no judgements (an empty file, or only a header line)")
     return qrels
 
 
