@@ -71,7 +71,11 @@ def parse_bound(text: str, now: datetime | None = None, upper: bool = False) -> 
     """
     if _DURATION.match(text or ""):
         return _utc(now) - timedelta(seconds=parse_duration(text))
-    start = parse_date(text)
+    try:
+        start = parse_date(text)
+    except UsageError:
+        raise UsageError(f"bad date or age {text!r}",
+                         f"write an age such as 30d, 12h or 2w ({DURATION_FORMS}), or a date: {DATE_FORMS}") from None
     return _end_of_period(text, start) if upper else start
 
 

@@ -82,6 +82,12 @@ def test_parse_bound_accepts_durations_relative_to_now_and_dates():
     assert parse_bound("2024-05-01", now=NOW) == datetime(2024, 5, 1, tzinfo=UTC)
 
 
+def test_a_bad_bound_names_both_forms_it_takes():
+    with pytest.raises(UsageError, match="bad date or age 'yesterday'") as caught:
+        parse_bound("yesterday", now=NOW)
+    assert "30d" in caught.value.hint and "2024-05-01" in caught.value.hint
+
+
 def test_parse_bound_upper_covers_the_whole_period_named():
     tick = timedelta(microseconds=1)
     assert parse_bound("2024", upper=True) == datetime(2025, 1, 1, tzinfo=UTC) - tick
