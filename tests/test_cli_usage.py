@@ -62,3 +62,10 @@ def test_exit_codes_come_from_one_table_of_error_classes():
     assert {code for _, code in ERROR_EXIT_CODES} <= set(EXIT_CODES)
     assert exit_code(errors.IndexBusy("x")) == 5 and exit_code(errors.InputFormatError("f", 3, "bad")) == 2
     assert exit_code(errors.LoaderError("x")) == 1 and exit_code(errors.DependencyMissing("x")) == 6
+
+
+def test_version_prints_the_installed_version(cli):
+    from importlib.metadata import version
+
+    result = cli("--version")
+    assert result.code == 0 and result.out.strip() == f"ragchain {version('ragchain-cli')}"

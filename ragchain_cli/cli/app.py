@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import sys
 import traceback
+from typing import Annotated
 
 import typer
 
@@ -21,6 +22,26 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("ragchain-cli")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "unknown (not installed)"
+        typer.echo(f"ragchain {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                   help="Print the version and exit")] = False) -> None:
+    pass
+
+
 app.command("ingest")(ingest.ingest_command)
 app.command("search")(search.search_command)
 app.command("status")(status.status_command)
