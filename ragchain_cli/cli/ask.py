@@ -84,8 +84,8 @@ def render(console, payload: dict) -> None:
             console.print(shown(payload["answer"]))
         _render_sources(console, payload)
     t = payload["timings"]
-    console.print(f"[dim]retrieve {t['retrieve']:.2f}s  first token {t.get('first_token', 0):.2f}s  "
-                  f"total {t.get('total', 0):.2f}s[/]")
+    first = f"first token {t.get('first_token', 0):.2f}s  " if "generate" in t else ""  # else the model never ran
+    console.print(f"[dim]retrieve {t['retrieve']:.2f}s  {first}total {t.get('total', 0):.2f}s[/]")
 
 
 def _render_sources(console, payload: dict) -> None:

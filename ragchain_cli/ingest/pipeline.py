@@ -95,8 +95,8 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
         report.replayed = index.replay()
         index.backfill_documents()
         notes = _Notes(progress)
-        writer = BatchWriter(index, _embedder_loader(options), _binder(index, options), options.batch_chunks,
-                             notes.embedded)
+        writer = BatchWriter(index, _embedder_loader(options, notes.say), _binder(index, options),
+                             options.batch_chunks, notes.embedded)
         try:
             found = _collect(paths, report)
             notes.total = len(found)
@@ -145,15 +145,19 @@ class _Notes:
     def embedded(self, chunks: int) -> None:
         self._send(f"{self.path} ({chunks:,} chunks embedded)")
 
+    def say(self, text: str) -> None:
+        self._send(text)
+
     def _send(self, text: str) -> None:
         if self.progress is not None:
             self.progress(self.done, self.total, text)
 
 
-def _embedder_loader(options: IngestOptions) -> Callable:
+def _embedder_loader(options: IngestOptions, say: Callable[[str], None]) -> Callable:
     def load():
         from ..stores.embedders import load_embedder
 
+        say(f"loading {options.embed_model.rsplit('/', 1)[-1]} ...")  # the embedding model, with torch: seconds
         return load_embedder(options.embed_model)
 
     return load

@@ -157,6 +157,8 @@ class BatchWriter:
             return []
         if self._embedder is None:
             self._embedder = self._get_embedder()
+            if self.on_embedded is not None:  # the model is loaded; embedding starts now
+                self.on_embedded(self.embedded)
         vectors: list[np.ndarray] = []
         for start in range(0, len(chunks), EMBED_STEP):
             step = chunks[start : start + EMBED_STEP]
