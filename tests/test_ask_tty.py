@@ -55,3 +55,15 @@ def test_a_refusal_is_a_sentence_with_the_closest_passages(sample_index):
     assert "Closest, but not an answer" in screen and "sample_corpus/" in screen
     assert "Sources" not in screen
     assert "reading " not in screen  # decided from the evidence before the model reads anything
+    assert "first token" not in screen and "total" in screen  # no token was generated
+
+
+def test_a_cited_older_version_is_marked_as_such(sample_index):
+    code, screen = run_on_a_terminal("ask", "How many days per week can staff work from home?", "--index",
+                                     sample_index, *LLM)
+    assert code == 0, screen
+    # the 2021 policy's "up to two days per week" is the top passage; whatever the small model makes
+    # of it, the passage is listed, and marked as the older version of the 2025 revision
+    listed = screen[screen.index("reading "):] if "reading " in screen else screen
+    assert "remote-work-policy-2021.md" in listed
+    assert "older version of sample_corpus/remote-work-policy-2025.md" in listed

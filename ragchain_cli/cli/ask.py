@@ -79,6 +79,7 @@ def render(console, payload: dict) -> None:
             console.print("\n[bold]Closest, but not an answer:[/]")
         for hit in payload["hits"]:
             console.print(f"  [{hit['rank']}] {_where(hit)}  [dim]{shown(hit['snippet'][:160])}[/]")
+            _older(console, hit)
     else:
         if not payload.get("streamed"):
             console.print(shown(payload["answer"]))
@@ -101,9 +102,16 @@ def _render_sources(console, payload: dict) -> None:
     for c in payload["citations"]:
         hit = by_number.get(c["number"], {"doc_id": c["doc_id"], "page": c["page"]})
         console.print(f"  [{c['number']}] {_where(hit)}  [dim]{c['chunk_id']}[/]")
+        _older(console, hit)
     replaced = {old: h["doc_id"] for h in payload["hits"] for old in h.get("older_versions", [])}
     for old, new in replaced.items():  # --latest dropped these
         console.print(f"  [dim]older version {shown(old)} also matched; answered from {shown(new)}[/]")
+
+
+def _older(console, hit: dict) -> None:
+    if hit.get("superseded_by"):  # without --latest an older version can be what the answer came from
+        console.print(f"      [yellow]older version of {shown(hit['superseded_by'])}[/] "
+                      "[dim](--latest answers from the newest only)[/]")
 
 
 def _where(hit: dict) -> str:
