@@ -202,7 +202,10 @@ def test_progress_moves_while_one_batch_is_embedded(tmp_path):
         index.close()
     assert options.batch_chunks > report.chunks_added > EMBED_STEP  # one file, one batch, several steps
     embedded = [note for note in notes if "chunks embedded" in note]
-    assert len(embedded) == -(-report.chunks_added // EMBED_STEP) >= 2
+    loading = [note for note in notes if note.startswith("loading ")]
+    assert loading and notes.index(loading[0]) < notes.index(embedded[0])  # the model load is said first
+    assert embedded[0].endswith("(0 chunks embedded)")  # then that embedding starts
+    assert len(embedded) - 1 == -(-report.chunks_added // EMBED_STEP) >= 2
     assert embedded[-1].endswith(f"({report.chunks_added:,} chunks embedded)")
 
 
