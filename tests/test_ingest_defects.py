@@ -255,3 +255,19 @@ def test_a_missing_model_folder_hint_names_real_flags(tmp_path, cli):
     result = cli("ingest", _notes(tmp_path / "docs"), "--embed-model", tmp_path / "nothing")
     assert result.code == 6
     assert "ragchain ingest --embed-model DIR" in result.err
+
+
+def test_a_pdf_read_only_in_part_is_indexed_with_a_warning(tmp_path, cli):
+    from helpers import make_pdf
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    whole = make_pdf(tmp_path / "whole.pdf", ["The heron page one.", "The heron page two."]).read_bytes()
+    cut = whole.index(b"endstream") + len(b"endstream\nendobj\n")  # after the first page's text
+    (docs / "cut.pdf").write_bytes(whole[:cut])  # the rest of the file is gone
+    result = cli("ingest", docs, "--index", tmp_path / "index", "--json")
+    report = result.json()
+    assert result.code == 0 and report["files_ingested"] == 1, result.err
+    assert [w["reason"] for w in report["warnings"]] == [
+        "damaged PDF, read as far as it could be repaired: some text may be missing"]
+    assert "cut.pdf: damaged PDF" in result.err

@@ -243,6 +243,8 @@ class Sink:
         if owner is not None and owner != key:
             raise LoaderError(f"document ID {doc.doc_id!r} already comes from {owner}")
         self.writer.add(key, [doc], chunks, vectors)
+        if doc.metadata.get("damaged"):  # indexed, but said: a loader read it only in part
+            self.report.warnings.append(Skipped(key, doc.metadata["damaged"]))
         counts = self._counts.setdefault(key, [0, 0])
         counts[0] += 1
         counts[1] += pages_of(doc)

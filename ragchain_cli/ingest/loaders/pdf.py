@@ -26,6 +26,9 @@ def pdf_date(value: str | None) -> str | None:
     return f"{y}-{mo}-{d}T{h}:{mi}:{s}"
 
 
+REPAIRED = "damaged PDF, read as far as it could be repaired: some text may be missing"
+
+
 def damage_errors() -> tuple[type[Exception], ...]:
     """What PyMuPDF raises for a damaged file or page: its own RuntimeErrors, ValueErrors and the
     MuPDF library's errors (FzErrorFormat, FzErrorLibrary, ...), which derive from Exception only."""
@@ -101,6 +104,8 @@ def load_pdf(path: Path, doc_id: str, options) -> Iterator[Document]:
         date = pdf_date(meta.get("creationDate")) or pdf_date(meta.get("modDate")) or options.fallback_date
         title = (meta.get("title") or "").strip()
         extra = {"pages": str(doc.page_count)}
+        if getattr(doc, "is_repaired", False):  # truncated or damaged: MuPDF rebuilt what it could
+            extra["damaged"] = REPAIRED
         yield Document(doc_id, str(path), tuple(blocks), title=title, date=date, metadata=extra)
     finally:
         doc.close()
