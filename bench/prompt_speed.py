@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 SETTINGS = {
-    "ragchain before session 7 (1 / 2 threads)": dict(n_threads=1, n_threads_batch=2),
-    "flash attention (the default now)": dict(n_threads=1, n_threads_batch=2, flash_attn=True),
+    "ragchain's setting (1 / 2 threads)": dict(n_threads=1, n_threads_batch=2),
+    "+ flash attention (not adopted)": dict(n_threads=1, n_threads_batch=2, flash_attn=True),
     "micro-batches of 128": dict(n_threads=1, n_threads_batch=2, n_ubatch=128),
     "1 prompt thread": dict(n_threads=1, n_threads_batch=1),
 }

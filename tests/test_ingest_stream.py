@@ -65,8 +65,9 @@ def test_one_big_jsonl_is_written_a_batch_at_a_time(tmp_path, monkeypatch):
     notes: list[str] = []
     report = ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=4),
                     lambda done, total, label: notes.append(f"{done}/{total} {Path(label).name}"))
-    assert [n for n in notes if "embedded" not in n] == [
+    assert [n for n in notes if "embedded" not in n and "loading " not in n] == [
         "1/1 big.jsonl", "1/1 big.jsonl (10 documents)", "1/1 big.jsonl (20 documents)", "1/1 big.jsonl (30 documents)"]
+    assert len([n for n in notes if n.startswith("1/1 loading ")]) == 1  # the embedding model, once
     assert notes[-1] == "1/1 big.jsonl (30 chunks embedded)"  # and the embedding moved it, batch by batch
     assert report.files_ingested == 1 and report.documents == 30 and report.chunks_added == 30
     assert len([n for n in flushes if n]) >= 7 and max(flushes) <= 4  # never more than a batch queued

@@ -15,9 +15,9 @@ oversubscribed) and generation uses half of them (n_threads = cpu_count // 2, at
 OMP_WAIT_POLICY defaults to PASSIVE (set just before the first import of llama_cpp, never
 overriding the user's value; it only takes effect if libgomp was not already started) so idle
 OpenMP workers sleep instead of spinning against other busy processes.
-Flash attention is on: exact attention computed in tiles. With qwen2.5-coder-0.5b on 2 cores it
-read a 520-token prompt 7% faster (78 -> 84 tok/s) and `ask` took 0.96x the time, with 22 of 25
-half-A answers identical and as many right (bench/RESULTS.md, issue 13, session 7).
+Flash attention stays off: it read qwen2.5-coder-0.5b's 520-token prompt in 0.93-0.97x the time,
+but its different rounding changed 3 of 25 half-A answers and made SmolLM2-135M's query expansion
+overrun its JSON (bench/RESULTS.md, issue 13, session 7); a few percent is not worth that churn.
 """
 
 from __future__ import annotations
@@ -60,8 +60,7 @@ def _load(path: Path, n_ctx: int, logits_all: bool, n_threads: int, n_threads_ba
         llama_cpp = _import_llama_cpp()
         try:
             return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads,
-                                   n_threads_batch=n_threads_batch, logits_all=logits_all, flash_attn=True,
-                                   verbose=False)
+                                   n_threads_batch=n_threads_batch, logits_all=logits_all, verbose=False)
         except ValueError as exc:
             raise GenerationError(f"llama.cpp could not load {path}: {exc}", "check that it is a valid GGUF model") from None
 
