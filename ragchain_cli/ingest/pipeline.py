@@ -137,18 +137,15 @@ class _Notes:
 
     def file(self, done: int, path: str) -> None:
         self.done, self.path = done, path
-        self._send(path)
+        self.say(path)
 
     def documents(self, documents: int) -> None:
-        self._send(f"{self.path} ({documents:,} documents)")
+        self.say(f"{self.path} ({documents:,} documents)")
 
     def embedded(self, chunks: int) -> None:
-        self._send(f"{self.path} ({chunks:,} chunks embedded)")
+        self.say(f"{self.path} ({chunks:,} chunks embedded)")
 
     def say(self, text: str) -> None:
-        self._send(text)
-
-    def _send(self, text: str) -> None:
         if self.progress is not None:
             self.progress(self.done, self.total, text)
 

@@ -84,12 +84,8 @@ class DocumentRanker:
 def _standing(chunks: Mapping[str, list[Hit]], wanted: set[str], k: int = 60) -> dict[str, float]:
     """For each wanted chunk, the sum over the chunk lists of 1 / (k + its rank there)."""
     standing = dict.fromkeys(wanted, 0.0)
-    for hits in chunks.values():
-        seen: set[str] = set()
-        for hit in hits:
-            if hit.chunk_id in seen:
-                continue
-            seen.add(hit.chunk_id)
-            if hit.chunk_id in standing:
-                standing[hit.chunk_id] += 1.0 / (k + len(seen))
+    for hits in chunks.values():  # ranks count a chunk's first entry, as fusion's do
+        for rank, chunk_id in enumerate(dict.fromkeys(h.chunk_id for h in hits), start=1):
+            if chunk_id in standing:
+                standing[chunk_id] += 1.0 / (k + rank)
     return standing
