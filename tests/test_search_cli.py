@@ -162,3 +162,12 @@ def test_ids_the_docstore_lacks_are_skipped_and_the_top_k_still_filled(sample_in
     out = reranking.finish("the", [Hit(h.chunk_id, h.score) for h in fused])
     assert sorted(h.chunk_id for h in out[:3]) == sorted(real[:3])  # the head: first 3 the docstore holds
     assert [h.chunk_id for h in out[3:]] == real[3:12]  # the tail in fused order, stale IDs skipped
+
+
+@pytest.mark.parametrize("command", ["ingest", "search", "ask", "eval", "status"])
+def test_help_names_what_each_option_takes(cli, command):
+    result = cli(command, "--help")
+    assert result.code == 0, result.err
+    options = result.out.split("Options:", 1)[1]
+    assert "<str>" not in options and "<list" not in options and "<path>" not in options
+    assert "--index DIR" in options and "--config FILE" in options

@@ -15,7 +15,7 @@ from .search import stdin_lines
 
 
 def ask_command(
-    question: Annotated[str, typer.Argument(help="The question, or - to read one question a line from stdin")],
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question, or - to read one question a line from stdin")],
     index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None,
     retrievers: RetrieversOpt = None, fusion: FusionOpt = None, k: KOpt = None, depth: DepthOpt = None,
     rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
@@ -23,12 +23,12 @@ def ask_command(
     rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, expand: ExpandOpt = None,
-    llm: Annotated[Optional[str], typer.Option("--llm", help="Catalogue name or path to a GGUF file")] = None,
-    n_ctx: Annotated[Optional[int], typer.Option("--n-ctx", help="Model context window in tokens")] = None,
-    max_tokens: Annotated[int, typer.Option("--max-tokens", help="Longest answer in tokens")] = 64,
+    llm: Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF", help="Catalogue name or path to a GGUF file")] = None,
+    n_ctx: Annotated[Optional[int], typer.Option("--n-ctx", metavar="N", help="Model context window in tokens")] = None,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", metavar="N", help="Longest answer in tokens")] = 64,
     context_tokens: Annotated[int, typer.Option(
-        "--context-tokens", help="Passage tokens the model reads: the best sentences of the top passages")] = 360,
-    passages: Annotated[int, typer.Option("--passages", help="Top hits whose sentences compete for the context")] = 4,
+        "--context-tokens", metavar="N", help="Passage tokens the model reads: the best sentences of the top passages")] = 360,
+    passages: Annotated[int, typer.Option("--passages", metavar="N", help="Top hits whose sentences compete for the context")] = 4,
     abstain: Annotated[bool, typer.Option("--abstain/--no-abstain", help="Say the documents do not say when the "
                                           "evidence is weak (default), or always answer")] = True,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,

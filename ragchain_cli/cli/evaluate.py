@@ -15,26 +15,26 @@ DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
 
 
 def eval_command(
-    qrels: Annotated[Optional[Path], typer.Argument(help="Judgements: BEIR TSV (with header) or TREC qrels")] = None,
-    queries: Annotated[Optional[Path], typer.Option("--queries", help="BEIR JSONL or id<TAB>text")] = None,
+    qrels: Annotated[Optional[Path], typer.Argument(metavar="QRELS", help="Judgements: BEIR TSV (with header) or TREC qrels")] = None,
+    queries: Annotated[Optional[Path], typer.Option("--queries", metavar="FILE", help="BEIR JSONL or id<TAB>text")] = None,
     index: IndexOpt = None, as_json: JsonOpt = None,
-    config: Annotated[Optional[list[Path]], typer.Option("--config", help="One configuration per file")] = None,
-    retrievers: Annotated[Optional[list[str]], typer.Option("--retrievers", help="Repeat to compare")] = None,
-    fusion: Annotated[Optional[list[str]], typer.Option("--fusion", help="Repeat to compare: rrf, cc")] = None,
+    config: Annotated[Optional[list[Path]], typer.Option("--config", metavar="FILE", help="One configuration per file")] = None,
+    retrievers: Annotated[Optional[list[str]], typer.Option("--retrievers", metavar="NAMES", help="Repeat to compare")] = None,
+    fusion: Annotated[Optional[list[str]], typer.Option("--fusion", metavar="rrf|cc", help="Repeat to compare: rrf, cc")] = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
     k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None,
-    metrics: Annotated[str, typer.Option("--metrics", help="e.g. ndcg@10,mrr@10,recall@100,map,p@10")] = DEFAULT_METRICS,
-    run: Annotated[Optional[list[Path]], typer.Option("--run", help="Evaluate TREC run file(s), no index")] = None,
-    run_out: Annotated[Optional[Path], typer.Option("--run-out", help="Write the TREC run here")] = None,
+    metrics: Annotated[str, typer.Option("--metrics", metavar="LIST", help="e.g. ndcg@10,mrr@10,recall@100,map,p@10")] = DEFAULT_METRICS,
+    run: Annotated[Optional[list[Path]], typer.Option("--run", metavar="FILE", help="Evaluate TREC run file(s), no index")] = None,
+    run_out: Annotated[Optional[Path], typer.Option("--run-out", metavar="FILE", help="Write the TREC run here")] = None,
     per_query: Annotated[bool, typer.Option("--per-query", help="Include per-query values")] = False,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the comparison to a PNG")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", help="Draw the comparison to a PNG")] = None,
     tune: Annotated[bool, typer.Option("--tune", help="Search fusion parameters; write ragchain.toml")] = False,
-    tune_out: Annotated[Path, typer.Option("--tune-out", help="Where --tune writes")] = Path("ragchain.toml"),
-    permutations: Annotated[int, typer.Option("--permutations", help="Randomisation test samples")] = 10_000,
-    qa: Annotated[Optional[Path], typer.Option("--qa", help="Score answers against gold QA JSONL instead")] = None,
+    tune_out: Annotated[Path, typer.Option("--tune-out", metavar="FILE", help="Where --tune writes")] = Path("ragchain.toml"),
+    permutations: Annotated[int, typer.Option("--permutations", metavar="N", help="Randomisation test samples")] = 10_000,
+    qa: Annotated[Optional[Path], typer.Option("--qa", metavar="FILE", help="Score answers against gold QA JSONL instead")] = None,
     predictions: Annotated[Optional[list[str]], typer.Option(
-        "--predictions", help="With --qa: score `ask - --json` output file(s) (- = stdin), run nothing")] = None,
+        "--predictions", metavar="FILE", help="With --qa: score `ask - --json` output file(s) (- = stdin), run nothing")] = None,
 ) -> None:
     """Run judged queries through the pipeline (or read runs) and report IR metrics; --qa scores answers."""
     from .. import evaluation as ev

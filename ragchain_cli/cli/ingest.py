@@ -18,26 +18,26 @@ from .output import Output, shown, stderr, warn
 
 
 def ingest_command(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders to ingest")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Files or folders to ingest")],
     index: IndexOpt = None,
     as_json: JsonOpt = None,
     config: ConfigOpt = None,
-    embed_model: Annotated[Optional[str], typer.Option("--embed-model", help="Embedding model name or folder")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", help="Tokens per chunk")] = None,
-    chunk_overlap: Annotated[Optional[int], typer.Option("--chunk-overlap", help="Tokens shared by neighbours")] = None,
-    pdf_password: Annotated[str, typer.Option("--pdf-password", envvar="RAGCHAIN_PDF_PASSWORD",
+    embed_model: Annotated[Optional[str], typer.Option("--embed-model", metavar="NAME|DIR", help="Embedding model name or folder")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", metavar="N", help="Tokens per chunk")] = None,
+    chunk_overlap: Annotated[Optional[int], typer.Option("--chunk-overlap", metavar="N", help="Tokens shared by neighbours")] = None,
+    pdf_password: Annotated[str, typer.Option("--pdf-password", metavar="TEXT", envvar="RAGCHAIN_PDF_PASSWORD",
                                               help="Password for encrypted PDFs")] = "",
-    ocr: Annotated[Optional[str], typer.Option("--ocr", help="OCR for pages without text and images: auto, off, "
+    ocr: Annotated[Optional[str], typer.Option("--ocr", metavar="ENGINE", help="OCR for pages without text and images: auto, off, "
                                                              "tesseract, rapidocr, nougat, deepdoctection")] = None,
-    nougat_model: Annotated[str, typer.Option("--nougat-model", envvar="RAGCHAIN_NOUGAT_MODEL",
+    nougat_model: Annotated[str, typer.Option("--nougat-model", metavar="DIR", envvar="RAGCHAIN_NOUGAT_MODEL",
                                               help="Local Nougat model folder (for --ocr nougat)")] = "",
     wait: Annotated[bool, typer.Option("--wait", help="Wait for another ingest instead of failing")] = False,
-    engine: Annotated[Optional[str], typer.Option("--engine", help="local (this process) or ray (load, chunk "
+    engine: Annotated[Optional[str], typer.Option("--engine", metavar="local|ray", help="local (this process) or ray (load, chunk "
                                                   "and embed on a Ray cluster; the ray extra)")] = None,
-    ray_address: Annotated[Optional[str], typer.Option("--ray-address", help="--engine ray: join this cluster "
+    ray_address: Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", help="--engine ray: join this cluster "
                                                        "(host:port, or auto for RAY_ADDRESS); default: start Ray "
                                                        "on this machine for the run")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="--engine ray: embedding actors "
+    workers: Annotated[Optional[int], typer.Option("--workers", metavar="N", help="--engine ray: embedding actors "
                                                    "[default: one per GPU, else one per CPU]")] = None,
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""

@@ -18,7 +18,7 @@ BATCH = 64
 
 
 def search_command(
-    query: Annotated[str, typer.Argument(help="The query, or - to read one query a line from stdin")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="The query, or - to read one query a line from stdin")],
     index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None,
     retrievers: RetrieversOpt = None, fusion: FusionOpt = None, k: KOpt = None, depth: DepthOpt = None,
     rrf_k: RrfKOpt = None, norm: NormOpt = None, weights: WeightsOpt = None,
