@@ -67,7 +67,19 @@ def test_families_group_and_look_alikes_do_not(versioned_index):
 def test_status_counts_groups(versioned_index, cli):
     result = cli("status", "--index", versioned_index, "--json")
     assert result.code == 0, result.err
-    assert result.json()["versions"] == {"groups": 6, "documents": 14, "superseded": 8}
+    listed = result.json()["versions"]
+    assert {k: listed[k] for k in ("groups", "documents", "superseded")} == {"groups": 6, "documents": 14,
+                                                                            "superseded": 8}
+    names = [(Path(g["doc_id"]).name, {Path(d).name for d in g["older"]}) for g in listed["newest"]]
+    assert {newest for newest, _ in names} == {q["newest"] for q in vc.QUESTIONS}
+    assert sorted(({newest} | older for newest, older in names), key=sorted) == sorted(vc.GROUPS, key=sorted)
+
+
+def test_status_lists_version_groups_on_a_terminal(versioned_index, cli):
+    result = cli("status", "--index", versioned_index, "--no-json")
+    assert result.code == 0, result.err
+    text = " ".join(result.out.split())  # the console wraps long lines
+    assert "travel-expenses-v3.md supersedes versioned/travel-expenses-v1.md, versioned/travel-expenses-v2.md" in text
 
 
 def test_search_latest_answers_every_family_from_its_newest_revision(versioned_index, cli):

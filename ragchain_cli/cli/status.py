@@ -6,6 +6,8 @@ from ..stores import versions
 from .common import ConfigOpt, IndexOpt, JsonOpt, open_index, settings_from
 from .output import Output, shown
 
+SHOWN_GROUPS = 10  # version groups listed on a terminal; --json has them all
+
 
 def _payload(store) -> dict:
     result = store.check()
@@ -69,6 +71,10 @@ def _render(console, payload: dict) -> None:
     groups = payload["versions"]
     console.print(f"  version groups {groups['groups']} ({groups['documents']} documents, "
                   f"{groups['superseded']} superseded by a newer version)")
+    for group in groups["newest"][:SHOWN_GROUPS]:
+        console.print(f"    {shown(group['doc_id'])} supersedes {', '.join(shown(d) for d in group['older'])}")
+    if len(groups["newest"]) > SHOWN_GROUPS:
+        console.print(f"    ... and {len(groups['newest']) - SHOWN_GROUPS} more (--json lists them all)")
     manifest = payload["manifest"]
     if manifest:
         console.print("  built with " + ", ".join(f"{k}={v}" for k, v in sorted(manifest.items())))

@@ -109,11 +109,17 @@ def regroup(tx: sqlite3.Connection, seeds: Iterable[str]) -> None:
         tx.executemany("UPDATE version_docs SET group_id = ? WHERE doc_id = ?", [(group, d) for d in component])
 
 
-def counts(conn: sqlite3.Connection) -> dict[str, int]:
-    """Version groups, the documents in them, and how many of those a newer version supersedes."""
+def counts(conn: sqlite3.Connection) -> dict:
+    """Version groups, the documents in them, how many of those a newer version supersedes, and
+    which: each newest version with the older ones it supersedes."""
     groups, members = conn.execute(
         "SELECT COUNT(DISTINCT group_id), COUNT(*) FROM version_docs WHERE group_id IS NOT NULL").fetchone()
-    return {"groups": groups, "documents": members, "superseded": len(VersionView.load(conn).superseded)}
+    superseded = VersionView.load(conn).superseded
+    older: dict[str, list[str]] = {}
+    for doc_id, newest in superseded.items():
+        older.setdefault(newest, []).append(doc_id)
+    return {"groups": groups, "documents": members, "superseded": len(superseded),
+            "newest": [{"doc_id": newest, "older": sorted(docs)} for newest, docs in sorted(older.items())]}
 
 
 @dataclass
