@@ -72,7 +72,7 @@ def _render(console, payload: dict) -> None:
     console.print(f"  version groups {groups['groups']} ({groups['documents']} documents, "
                   f"{groups['superseded']} superseded by a newer version)")
     for group in groups["newest"][:SHOWN_GROUPS]:
-        console.print(f"    {shown(group['doc_id'])} supersedes {', '.join(shown(d) for d in group['older'])}")
+        console.print(f"    {shown(group['doc_id'])}\n      supersedes {', '.join(shown(d) for d in group['older'])}")
     if len(groups["newest"]) > SHOWN_GROUPS:
         console.print(f"    ... and {len(groups['newest']) - SHOWN_GROUPS} more (--json lists them all)")
     manifest = payload["manifest"]
