@@ -8,7 +8,8 @@ Citation markers ("[2]") are taken out of the answer first (strip_citations).
 
 - exact_match, token_f1: the SQuAD definitions, on the text as it is.
 - key words: a gold answer's tokens without stop words (negations such as "not", "no" are kept); a gold key word is present in the answer
-  when the answer holds the same token, plural "s"/"es" ignored ("pandas" = "panda").
+  when the answer holds the same token, plurals ignored ("pandas" = "panda", "phones" = "phone",
+  "cities" = "city") and number words read as digits ("two" = "2", up to twenty and the tens).
 - keyword_recall: the share of the gold answer's key words present in the answer.
 - correct: keyword_recall >= 0.6 (issue 13's measure: at least 60% of the gold's key words).
 - yes/no gold answers (first word "yes" or "no", e.g. "Yes.", "No, there are no ants ..."): for
@@ -31,6 +32,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 CORRECT_RECALL = 0.6
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {w: str(10 * i) for i, w in enumerate(
+    "thirty forty fifty sixty seventy eighty ninety".split(), start=3)}
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _POLAR = ("yes", "no")
 RESTATES = 0.75
@@ -95,8 +100,8 @@ def polarity(text: str, question: str = "") -> str | None:
     words = tokens(text)
     if words and words[0] in _POLAR:
         return words[0]
-    asked = {_stem(w) for w in key_words(question)} - NEGATIONS
-    if not words or not asked or len(asked & {_stem(w) for w in words}) < RESTATES * len(asked):
+    asked = [w for w in key_words(question) if w not in NEGATIONS]
+    if not words or not asked or _matched(asked, _present(words)) < RESTATES * len(asked):
         return None
     return "no" if NEGATIONS & set(words) else "yes"
 
@@ -128,27 +133,43 @@ def key_words(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokens(text) if t not in STOP_WORDS))
 
 
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("es") and not word.endswith("ses"):
-        return word[:-2]
+def _forms(word: str) -> frozenset[str]:
+    """The forms a key word matches: itself and, for a plural, its singulars ("phones" -> "phone",
+    "boxes" -> "box", "cities" -> "city", "viruses" -> "virus"); a number word as its digits ("two" -> "2")."""
+    if word in _NUMBER_WORDS:
+        return frozenset((_NUMBER_WORDS[word],))
+    forms = {word}
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+        forms.add(word[:-1])
+        if len(word) > 4 and word.endswith("es"):
+            forms.add(word[:-2])
+        if len(word) > 4 and word.endswith("ies"):
+            forms.add(word[:-3] + "y")
+    return frozenset(forms)
+
+
+def _matched(words, present: set[str]) -> int:
+    """How many of the words have a form among the present forms."""
+    return sum(1 for w in words if _forms(w) & present)
+
+
+def _present(words) -> set[str]:
+    return set().union(*(_forms(w) for w in words))
 
 
 def keyword_recall(answer: str, golds: Sequence[str], question: str = "") -> float:
     """Share of a gold answer's key words present in the answer, best over the golds."""
-    present = {_stem(t) for t in tokens(answer)}
+    present = _present(tokens(answer))
     return max((_recall(answer, g, present, question) for g in golds), default=0.0)
 
 
 def _recall(answer: str, gold: str, present: set[str], question: str) -> float:
     if polarity(gold):
         return _polar(answer, gold, question, lambda rest: _recall(answer, rest, present, question))
-    wanted = {_stem(w) for w in key_words(gold)} or {_stem(t) for t in tokens(gold)}
+    wanted = key_words(gold) or list(dict.fromkeys(tokens(gold)))
     if not wanted:
         return 0.0
-    return len(wanted & present) / len(wanted)
+    return _matched(wanted, present) / len(wanted)
 
 
 def is_correct(answer: str, golds: Sequence[str], question: str = "", threshold: float = CORRECT_RECALL) -> float:
