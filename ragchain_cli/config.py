@@ -47,6 +47,7 @@ class Settings:
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False
+    spelling: bool = True  # a query word no chunk holds, corrected to an indexed word one edit away
     hyde_passages: int = 1
     hyde_template: str = ""
     recency_weight: float = 0.3

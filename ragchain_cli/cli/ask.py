@@ -8,7 +8,7 @@ import typer
 
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
-                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, require_text,
+                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, require_text,
                      search_options, settings_from, settle)
 from .output import Output, progress, shown
 from .search import stdin_lines
@@ -32,7 +32,7 @@ def ask_command(
     abstain: Annotated[bool, typer.Option("--abstain/--no-abstain", help="Say the documents do not say when the "
                                           "evidence is weak (default), or always answer")] = True,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
-    latest: LatestOpt = None,
+    latest: LatestOpt = None, spelling: SpellingOpt = None,
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
@@ -41,7 +41,7 @@ def ask_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest)
+                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling)
     search = search_options(settings, since, until, source, recency, recency_weight)
     options = AskOptions(max_tokens=max_tokens, context_tokens=context_tokens, passages=passages, abstain=abstain,
                          generate=not no_generate)

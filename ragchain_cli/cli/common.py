@@ -32,6 +32,8 @@ RecencyOpt = Annotated[Optional[str], typer.Option("--recency", metavar="AGE", h
 RecencyWeightOpt = Annotated[Optional[float], typer.Option("--recency-weight", metavar="W", help="How much recency counts, 0..1 [default 0.3]")]
 LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help="Only the newest version of "
                                                    "each version group (older versions dropped)")]
+SpellingOpt = Annotated[Optional[bool], typer.Option("--spelling/--no-spelling", help="Correct a query word no "
+                                                     "passage has to an indexed word one edit away (default on)")]
 LlmOpt = Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
 ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
                                                    "sub-questions, keywords searched too and fused")]

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
-                     RerankInstructionOpt, RerankOpt, settle)
+                     RerankInstructionOpt, RerankOpt, SpellingOpt, settle)
 from .output import Output, shown, stderr
 
 DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
@@ -23,7 +23,7 @@ def eval_command(
     fusion: Annotated[Optional[list[str]], typer.Option("--fusion", metavar="rrf|cc", help="Repeat to compare: rrf, cc")] = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
-    k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None,
+    k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None, spelling: SpellingOpt = None,
     metrics: Annotated[str, typer.Option("--metrics", metavar="LIST", help="e.g. ndcg@10,mrr@10,recall@100,map,p@10")] = DEFAULT_METRICS,
     run: Annotated[Optional[list[Path]], typer.Option("--run", metavar="FILE", help="Evaluate TREC run file(s), no index")] = None,
     run_out: Annotated[Optional[Path], typer.Option("--run-out", metavar="FILE", help="Write the TREC run here")] = None,
@@ -42,7 +42,8 @@ def eval_command(
     from ..evaluation import workflow as wf
 
     flags = dict(index=str(index) if index is not None else None, k=k, rerank=rerank, rerank_depth=rerank_depth,
-                 reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, expand=expand, latest=latest)
+                 reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, expand=expand, latest=latest,
+                 spelling=spelling)
     if qa is not None or predictions:
         return _qa(qa, qrels, predictions, wf.named_settings(config, retrievers, fusion, flags),
                    Output(as_json), per_query, permutations, given=bool(config or retrievers or fusion or run))

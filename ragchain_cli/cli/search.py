@@ -9,7 +9,7 @@ import typer
 
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
-                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, UntilOpt, WeightsOpt, open_index, require_text,
+                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
 from ..retrieve.payload import hit_payload
 from .output import Output, shown, warn
@@ -27,7 +27,7 @@ def search_command(
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
-    latest: LatestOpt = None,
+    latest: LatestOpt = None, spelling: SpellingOpt = None,
 ) -> None:
     """Search the index: each hit with rank, fused score, and every retriever's rank and score."""
     require_text(query)
@@ -36,7 +36,7 @@ def search_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, expand=expand, latest=latest)
+                             llm=llm, expand=expand, latest=latest, spelling=spelling)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
     store = open_index(settings)
@@ -74,6 +74,8 @@ def _stdin(pipeline, out: Output) -> None:
 def result_payload(pipeline, query: str, hits) -> dict:
     """One query's result; a failed --expand is said on stderr and in the JSON (`expansion_error`)."""
     payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
+    if query in pipeline.spelled:  # a word no passage has was corrected (retrieve/spelling.py)
+        payload.update(searched=pipeline.spelled[query].text, corrected=pipeline.spelled[query].changes)
     failure = pipeline.expansion_error(query)
     if failure:
         payload["expansion_error"] = failure
@@ -82,6 +84,10 @@ def result_payload(pipeline, query: str, hits) -> dict:
 
 
 def render(console, payload: dict) -> None:
+    if payload.get("corrected"):
+        from ..generate.workflow import corrected_note
+
+        console.print(f"[dim]{shown(corrected_note(payload['corrected']))}[/]")
     if not payload["hits"]:
         console.print("[dim]no results[/]")
     for hit in payload["hits"]:

@@ -26,6 +26,7 @@ from ..timeaware import parse_bound, parse_duration, recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
 from .documents import DocumentRanker
+from .spelling import Speller, Spelling
 
 FILTER_OVERFETCH = 5
 DOCUMENT_SLACK = 16  # fused documents kept beyond k when nothing after fusion filters or reorders them
@@ -55,6 +56,7 @@ class SearchOptions:
     passage_decay: float = DEFAULTS.passage_decay  # document_fusion: max + decay * 2nd + decay^2 * 3rd ...
     whole_documents: bool = DEFAULTS.whole_documents  # document_fusion with bm25: BM25 over whole documents too
     latest: bool = DEFAULTS.latest  # keep only the newest version of each version group
+    spelling: bool = DEFAULTS.spelling  # query words no chunk holds corrected first (retrieve/spelling.py)
     rerank: str = DEFAULTS.rerank
     rerank_depth: int = DEFAULTS.rerank_depth
     reranker_options: dict = field(default_factory=dict)
@@ -93,8 +95,8 @@ def search_options(settings: Settings | None = None, since: str | None = None, u
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=weight,
         documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
-        whole_documents=settings.whole_documents, latest=settings.latest, rerank=settings.rerank,
-        rerank_depth=settings.rerank_depth,
+        whole_documents=settings.whole_documents, latest=settings.latest, spelling=settings.spelling,
+        rerank=settings.rerank, rerank_depth=settings.rerank_depth,
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
         per_retriever={name: settings.options_for("retrieve", name) for name in settings.retriever_names()},
@@ -120,6 +122,8 @@ class SearchPipeline:
             from .bm25 import BM25DocumentRetriever
 
             self.retrievers[BM25DocumentRetriever.name] = BM25DocumentRetriever(index)
+        self.speller = Speller(index.lexical, index.docstore) if options.spelling else None
+        self.spelled: dict[str, Spelling] = {}  # query -> as searched, when a word was corrected
         self.expander = None
         if options.expand:
             from .expand import QueryExpander
@@ -146,7 +150,8 @@ class SearchPipeline:
 
     def expansion_error(self, query: str) -> str:
         """Why the LLM expansion of `query` could not be used ('' when it was, or --expand is off)."""
-        return self.expander.failed.get(query, "") if self.expander is not None else ""
+        searched = self.spelled[query].text if query in self.spelled else query
+        return self.expander.failed.get(searched, "") if self.expander is not None else ""
 
     def search(self, query: str) -> list[Hit]:
         return self.search_many([query])[0]
@@ -154,8 +159,18 @@ class SearchPipeline:
     def search_many(self, queries: list[str]) -> list[list[Hit]]:
         """Each query's hits; a blank query has none (a dense search would return arbitrary ones)."""
         asked = list(dict.fromkeys(q for q in queries if q.strip()))
-        found = dict(zip(asked, self._search_asked(asked))) if asked else {}
+        searched = [self.correct(q).text for q in asked]
+        found = dict(zip(asked, self._search_asked(searched))) if asked else {}
         return [found.get(q, []) for q in queries]
+
+    def correct(self, query: str) -> Spelling:
+        """The query as it is searched: with spelling on, words no chunk holds corrected (kept in `spelled`)."""
+        if self.speller is None:
+            return Spelling(query)
+        spelling = self._timed("spelling", self.speller.correct, query)
+        if spelling.changes:
+            self.spelled[query] = spelling
+        return spelling
 
     def _search_asked(self, queries: list[str]) -> list[list[Hit]]:
         opts = self.options

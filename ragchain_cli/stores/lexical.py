@@ -37,6 +37,7 @@ class LexicalIndex:
         self.index = tantivy.Index(_schema(), path=str(path), reuse=True)
         self._writer = None
         self._heap_size = heap_size  # the writer's indexing arena, held while the index is open
+        self._stemmer = None
 
     # -- writes ---------------------------------------------------------------------------
     def _get_writer(self):
@@ -90,6 +91,42 @@ class LexicalIndex:
             parsed = self.index.parse_query_lenient(terms, ["text"])[0] if terms else None
             counts[word] = searcher.search(parsed, 1).count if parsed is not None else 0
         return counts
+
+    # -- the term dictionary (spelling correction) -----------------------------------------
+    def stems(self, text: str) -> list[str]:
+        """The text's words as this index stores them (its own tokenizer and stemmer)."""
+        return self._analyzer().analyze(plain_terms(text))
+
+    def _analyzer(self):
+        if self._stemmer is None:
+            tantivy = self._tantivy
+            self._stemmer = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(40))
+                             .filter(tantivy.Filter.lowercase()).filter(tantivy.Filter.stemmer("english")).build())
+        return self._stemmer
+
+    def term_counts(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many chunks hold each stored (already stemmed) term."""
+        self.index.reload()
+        searcher = self.index.searcher()
+        return {term: searcher.doc_freq("text", term) for term in terms}
+
+    def terms_starting(self, prefix: str) -> list[tuple[str, int]]:
+        """Every stored term beginning with `prefix`, with its chunk count."""
+        self.index.reload()
+        return self.index.searcher().terms_with_prefix("text", prefix)
+
+    def chunks_with_both(self, term: str, others: Iterable[str]) -> dict[str, str]:
+        """For each of `others` that shares a chunk with `term`: that chunk's ID (stored terms)."""
+        self.index.reload()
+        searcher, q = self.index.searcher(), self._tantivy.Query
+        schema, must = self.index.schema, self._tantivy.Occur.Must
+        found = {}
+        for other in others:
+            both = q.boolean_query([(must, q.term_query(schema, "text", term)), (must, q.term_query(schema, "text", other))])
+            hits = searcher.search(both, 1).hits
+            if hits:
+                found[other] = searcher.doc(hits[0][1])["chunk_id"][0]
+        return found
 
     def ids(self) -> set[str]:
         self.index.reload()
