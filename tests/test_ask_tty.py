@@ -53,6 +53,7 @@ def test_a_refusal_is_a_sentence_with_the_closest_passages(sample_index):
     assert code == 0, screen
     assert "The documents do not say" in screen
     assert "Closest, but not an answer" in screen and "sample_corpus/" in screen
+    assert "--no-abstain answers from them anyway" in screen  # what to do if the reader disagrees
     assert "Sources" not in screen
     assert "reading " not in screen  # decided from the evidence before the model reads anything
     assert "first token" not in screen and "total" in screen  # no token was generated

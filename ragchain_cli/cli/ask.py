@@ -80,6 +80,7 @@ def render(console, payload: dict) -> None:
         for hit in payload["hits"]:
             console.print(f"  [{hit['rank']}] {_where(hit)}  [dim]{shown(hit['snippet'][:160])}[/]")
             _older(console, hit)
+        _abstain_hint(console, payload)
     else:
         if not payload.get("streamed"):
             console.print(shown(payload["answer"]))
@@ -87,6 +88,14 @@ def render(console, payload: dict) -> None:
     t = payload["timings"]
     first = f"first token {t.get('first_token', 0):.2f}s  " if "generate" in t else ""  # else the model never ran
     console.print(f"[dim]retrieve {t['retrieve']:.2f}s  {first}total {t.get('total', 0):.2f}s[/]")
+
+
+def _abstain_hint(console, payload: dict) -> None:
+    """Why the passages above were not answered from, when the evidence rule decided it (not the model)."""
+    evidence = payload.get("evidence") or {}
+    if payload["hits"] and "draft" not in payload and evidence.get("probability") is not None:
+        console.print(f"[dim]The evidence that they answer it is weak ({evidence['probability']:.0%}, 50% needed); "
+                      "--no-abstain answers from them anyway.[/]")
 
 
 def _render_sources(console, payload: dict) -> None:
