@@ -9,6 +9,7 @@ DOCS = {
                "the cold keeps ants away from Antarctica.\n",
     "rivers.md": "# Rivers\n\nThe river flows through the old town. Boats on the river carry timber.\n",
     "history.md": "# History\n\nThe plague reached the town in 1348. The plague killed half of the people.\n",
+    "growth.md": "# Growth\n\nSuppression of growth in winter is normal: cold suppresses the growth of algae.\n",
 }
 
 
@@ -75,3 +76,17 @@ def test_ask_reads_the_corrected_question(cli, index):
     assert payload["searched"] == "Are ants found in Antarctica?"
     assert payload["corrected"] == {"Antartica": "Antarctica"}
     assert payload["hits"][0]["doc_id"].endswith("ants.md")
+
+
+def test_the_replacement_is_the_indexed_form_nearest_the_typed_word(cli, index):
+    # the chunk has "Suppression" and "suppresses" (one stem); the typed "supresses" is nearest the second
+    result = cli("search", "cold supresses algae", "--retrievers", "bm25", "--index", index, "--json")
+    assert result.code == 0, result.err
+    assert result.json()["corrected"] == {"supresses": "suppresses"}
+
+
+def test_words_with_digits_are_names_not_typos(cli, index):
+    # "Antartica2" is one token to the index, as "TNFAIP3" is: not the word "Antartica" misspelt
+    result = cli("search", "ants Antartica2", "--retrievers", "bm25", "--index", index, "--json")
+    assert result.code == 0, result.err
+    assert "corrected" not in result.json()

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from .stopwords import STOPWORDS
 
 MIN_LETTERS = 5
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)  # the lexical index's tokens: letters and digits
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,15 @@ class Speller:
         self.lexical, self.docstore = lexical, docstore
 
     def correct(self, query: str) -> Spelling:
-        words = [w for w in dict.fromkeys(_WORD.findall(query)) if w.lower() not in STOPWORDS]
+        words = [w for w in dict.fromkeys(_WORD.findall(query)) if w.lower() not in STOPWORDS
+                 and not any(c.isdigit() for c in w)]  # "TNFAIP3", "1855": names and numbers, not typos
         stems = {w: s[0] for w in words if len(s := self.lexical.stems(w)) == 1}
         counts = self.lexical.term_counts(set(stems.values()))
         held = [s for s in dict.fromkeys(stems.values()) if counts[s] > 0]
         changes = {}
         for word, stem in stems.items():
             if counts[stem] == 0 and len(word) >= MIN_LETTERS:
-                replacement = self._replacement(stem, [s for s in held if s != stem])
+                replacement = self._replacement(word, stem, [s for s in held if s != stem])
                 if replacement:
                     changes[word] = _like(word, replacement)
         text = query
@@ -57,7 +59,7 @@ class Speller:
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", replacement, text)
         return Spelling(text, changes)
 
-    def _replacement(self, stem: str, others: list[str]) -> str:
+    def _replacement(self, word: str, stem: str, others: list[str]) -> str:
         """The word, as a chunk spells it, for the best term one edit from `stem`; '' for none."""
         near = sorted(((-n, t) for t, n in self.lexical.terms_starting(stem[0]) if n > 0 and one_edit(stem, t)))
         if not near:
@@ -67,19 +69,20 @@ class Speller:
         if others and len(shared) * 2 <= len(others):
             return ""
         chunk_id = next(iter(shared.values()), "") or self._any_chunk(term)
-        return self._spelled(term, chunk_id)
+        return self._spelled(word, term, chunk_id)
 
     def _any_chunk(self, term: str) -> str:
         found = self.lexical.chunks_with_both(term, [term])
         return found.get(term, "")
 
-    def _spelled(self, term: str, chunk_id: str) -> str:
-        """How the chunk writes the word the index stores as `term` (the term itself if not found)."""
+    def _spelled(self, typed: str, term: str, chunk_id: str) -> str:
+        """How the chunk writes the word the index stores as `term`, in the form nearest the typed
+        word ("supresses" -> "suppresses", not "suppression"); the term itself if none is found."""
         chunk = self.docstore.chunks([chunk_id]).get(chunk_id) if chunk_id else None
-        for word in _WORD.findall(chunk.text if chunk is not None else ""):
-            if self.lexical.stems(word) == [term]:
-                return word
-        return term
+        forms = {w for w in _WORD.findall(chunk.text if chunk is not None else "") if self.lexical.stems(w) == [term]}
+        if not forms:
+            return term
+        return max(sorted(forms), key=lambda w: SequenceMatcher(None, typed.lower(), w.lower()).ratio())
 
 
 def _like(typed: str, word: str) -> str:
