@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ragchain_cli.retrieve.spelling import Speller  # noqa: E402
+from ragchain_cli.retrieve.spelling import speller_for  # noqa: E402
 from ragchain_cli.stores.index import Index  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     index = Index(args.index)
     try:
-        speller = Speller(index.lexical, index.docstore)
+        speller = speller_for(index)
         for path in args.queries:
             corrected, seconds = 0, []
             for query in queries_of(path):

@@ -90,3 +90,19 @@ def test_words_with_digits_are_names_not_typos(cli, index):
     result = cli("search", "ants Antartica2", "--retrievers", "bm25", "--index", index, "--json")
     assert result.code == 0, result.err
     assert "corrected" not in result.json()
+
+
+def test_an_english_word_the_documents_lack_is_not_a_typo(cli, index):
+    # "rover" is one edit from "river", which shares chunks with "flows" and "town"; but it is a word
+    # of the embedding model's vocabulary, so it is a subject the documents lack, not a typo
+    result = cli("search", "Which rover flows through the town?", "--retrievers", "bm25", "--index", index, "--json")
+    assert result.code == 0, result.err
+    assert "corrected" not in result.json()
+
+
+def test_a_misspelt_stop_word_is_that_stop_word(cli, index):
+    result = cli("search", "Whcih ants shoud avoid Antarctica?", "--retrievers", "bm25", "--index", index, "--json")
+    assert result.code == 0, result.err
+    payload = result.json()
+    assert payload["corrected"] == {"Whcih": "Which", "shoud": "should"}
+    assert payload["searched"] == "Which ants should avoid Antarctica?"

@@ -26,7 +26,7 @@ from ..timeaware import parse_bound, parse_duration, recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
 from .documents import DocumentRanker
-from .spelling import Speller, Spelling
+from .spelling import Spelling, speller_for
 
 FILTER_OVERFETCH = 5
 DOCUMENT_SLACK = 16  # fused documents kept beyond k when nothing after fusion filters or reorders them
@@ -122,7 +122,7 @@ class SearchPipeline:
             from .bm25 import BM25DocumentRetriever
 
             self.retrievers[BM25DocumentRetriever.name] = BM25DocumentRetriever(index)
-        self.speller = Speller(index.lexical, index.docstore) if options.spelling else None
+        self.speller = speller_for(index) if options.spelling else None
         self.spelled: dict[str, Spelling] = {}  # query -> as searched, when a word was corrected
         self.expander = None
         if options.expand:

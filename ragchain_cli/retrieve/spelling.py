@@ -2,29 +2,37 @@
 
 "Are ants found in Antartica?" finds nothing for "Antartica": BM25 skips it, the answer checks
 count the question's main subject as missing, and `ask` says the documents do not say. A word is
-corrected to the index's spelling ("Antarctica") when all of these hold:
+a typo to correct when it has at least MIN_LETTERS letters and no digits, is not a stop word, no
+chunk holds it, and it is not an English word: the embedding model's vocabulary (MiniLM's
+WordPiece vocab.txt, as typed or singular) is the dictionary, so "otters", "Prague" or "auction"
+are words the documents lack, never typos. It becomes
+- the stop word one edit from it ("shoud" -> "should", "Whare" -> "Where"), unless it is
+  capitalised inside the query (a name: "Thera" is not "there"); or else
+- the stored term one edit from it (a letter inserted, deleted or changed, or two neighbours
+  swapped) that starts with the same letter, the one most chunks hold (ties alphabetical), when
+  that term shares a chunk with more than half of the query's other words the index holds: the
+  correction must fit the query's subject ("Which river flows through Pragues?" is not turned to
+  "plague", which no chunk mentions with "river" or "flows"). A one-word query has nothing to
+  check against.
 
-- it is a word of at least MIN_LETTERS letters, not a stop word, and no chunk holds it;
-- a stored term is one edit from it (a letter inserted, deleted or changed, or two neighbours
-  swapped) and starts with the same letter; the one most chunks hold wins (ties alphabetical);
-- that term shares a chunk with more than half of the query's other words that the index holds,
-  so the correction fits the query's subject: "Which river flows through Prague?" is not turned
-  to "plague", which no chunk mentions with "flows". A one-word query has nothing to check against.
-
-The query is then searched with the word as a chunk spells it, so every retriever (and `ask`'s
-evidence and prompt) reads the same corrected query. Nothing is downloaded: the index's own term
-dictionary is the dictionary. bench/RESULTS.md has what it changes on both QA halves and SciFact.
+The query is then searched with the word as a chunk spells it (the form nearest the typed one),
+so every retriever, and `ask`'s evidence and prompt, read the same corrected query. Nothing is
+downloaded: the index's term dictionary and the model's vocabulary are already here.
+bench/RESULTS.md has what it changes on both QA halves and SciFact.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import Callable
 
 from .stopwords import STOPWORDS
 
 MIN_LETTERS = 5
+FUNCTION_WORDS = sorted(w for w in STOPWORDS if len(w) >= MIN_LETTERS)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)  # the lexical index's tokens: letters and digits
 
 
@@ -36,11 +44,31 @@ class Spelling:
     changes: dict[str, str] = field(default_factory=dict)
 
 
-class Speller:
-    """Corrects queries against one index's lexical term dictionary and document store."""
+def speller_for(index) -> "Speller":
+    """The speller for one index: its lexical terms and docstore, and the dictionary of the embedding
+    model that built it."""
+    from ..stores.embedders import DEFAULT_MODEL, vocabulary
 
-    def __init__(self, lexical, docstore) -> None:
+    model = index.manifest().get("embed_model", DEFAULT_MODEL)
+    return Speller(index.lexical, index.docstore, functools.partial(vocabulary, model))
+
+
+class Speller:
+    """Corrects queries against one index's lexical term dictionary and document store; `dictionary`
+    gives English words that are never typos (loaded on the first word no chunk holds)."""
+
+    def __init__(self, lexical, docstore, dictionary: Callable[[], frozenset[str]] = frozenset) -> None:
         self.lexical, self.docstore = lexical, docstore
+        self._dictionary, self._words = dictionary, None
+
+    def real_word(self, word: str) -> bool:
+        """In the dictionary, as typed or as its singular ("otters" -> "otter")."""
+        if self._words is None:
+            self._words = self._dictionary()
+        lower = word.lower()
+        plural = lower.endswith("s") and not lower.endswith("ss")  # "suppresss" is no plural
+        return any(form in self._words for form in (lower, lower[:-1] * plural, lower[:-2] * lower.endswith("es"))
+                   if form)
 
     def correct(self, query: str) -> Spelling:
         words = [w for w in dict.fromkeys(_WORD.findall(query)) if w.lower() not in STOPWORDS
@@ -49,9 +77,11 @@ class Speller:
         counts = self.lexical.term_counts(set(stems.values()))
         held = [s for s in dict.fromkeys(stems.values()) if counts[s] > 0]
         changes = {}
+        first = next(iter(_WORD.findall(query)), "")
         for word, stem in stems.items():
-            if counts[stem] == 0 and len(word) >= MIN_LETTERS:
-                replacement = self._replacement(word, stem, [s for s in held if s != stem])
+            if counts[stem] == 0 and len(word) >= MIN_LETTERS and not self.real_word(word):
+                replacement = (_function_word(word, word == first)
+                               or self._replacement(word, stem, [s for s in held if s != stem]))
                 if replacement:
                     changes[word] = _like(word, replacement)
         text = query
@@ -83,6 +113,15 @@ class Speller:
         if not forms:
             return term
         return max(sorted(forms), key=lambda w: SequenceMatcher(None, typed.lower(), w.lower()).ratio())
+
+
+def _function_word(typed: str, first: bool) -> str:
+    """The stop word one edit from a typed word ("shoud" -> "should"); not for a capitalised word
+    inside the query (a name: "Thera" is not "there"). '' for none."""
+    if typed[:1].isupper() and not first:
+        return ""
+    near = sorted(w for w in FUNCTION_WORDS if one_edit(typed.lower(), w))
+    return near[0] if near else ""
 
 
 def _like(typed: str, word: str) -> str:

@@ -57,6 +57,19 @@ def model_reference(name: str) -> str:
     return str(folder.resolve())
 
 
+def vocabulary(name: str) -> frozenset[str]:
+    """The whole words of the model's WordPiece vocabulary (vocab.txt), lower case: a small English
+    dictionary that comes with the model (30,522 entries for MiniLM). Empty when the model has no
+    vocab.txt or is not installed: the dictionary only sharpens spelling correction."""
+    try:
+        path = model_folder(name) / "vocab.txt"
+    except ModelNotFound:
+        return frozenset()
+    if not path.is_file():
+        return frozenset()
+    return frozenset(w for w in path.read_text(encoding="utf-8").split() if w.isalpha() and w.islower())
+
+
 def tokenizer_file(name: str) -> Path:
     return model_folder(name) / "tokenizer.json"
 
