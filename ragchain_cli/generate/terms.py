@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from ..retrieve.stopwords import STOPWORDS
+from ..stores.lexical import analyzer
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 # Question and answer words that carry no subject of their own.
@@ -30,25 +31,11 @@ def number(token: str) -> str:
     return token.replace(",", "").rstrip(".")
 
 
-def _analyzer():
-    """Tantivy's English Snowball stemmer, the one the lexical index uses (built once)."""
-    global _ANALYZER
-    if _ANALYZER is None:
-        import tantivy
-
-        _ANALYZER = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.lowercase())
-                     .filter(tantivy.Filter.stemmer("english")).build())
-    return _ANALYZER
-
-
-_ANALYZER = None
-
-
 def stem(word: str) -> str:
     """A number normalised, or a word as the index stems it ('ants' -> 'ant', "Reykjavik's" -> 'reykjavik')."""
     if word[:1].isdigit():
         return number(word)
-    stems = _analyzer().analyze(word.replace("’", "'"))
+    stems = analyzer().analyze(word.replace("’", "'"))
     return stems[0] if stems else word.lower()
 
 
@@ -66,7 +53,7 @@ def stems_of(text: str) -> set[str]:
     """Every word of the text stemmed, and its numbers normalised."""
     found = tokens(text)
     numbers = {number(t) for t in found if t[:1].isdigit()}
-    return numbers | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
+    return numbers | set(analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
 
 
 @dataclass

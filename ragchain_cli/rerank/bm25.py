@@ -13,18 +13,9 @@ import math
 from collections import Counter
 
 from ..errors import UsageError
+from ..stores.lexical import analyzer
 from ..types import Hit
 from ._common import passage_text, reranked
-
-
-def _analyzer():
-    import tantivy
-
-    return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-            .filter(tantivy.Filter.remove_long(40))
-            .filter(tantivy.Filter.lowercase())
-            .filter(tantivy.Filter.stemmer("english"))
-            .build())
 
 
 def bm25_scores(query_terms: list[str], docs: list[list[str]], k1: float, b: float) -> list[float]:
@@ -53,7 +44,7 @@ class BM25Reranker:
         if k1 < 0 or not 0 <= b <= 1:
             raise UsageError(f"bm25 needs k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
         self.k1, self.b = float(k1), float(b)
-        self._analyzer = _analyzer()
+        self._analyzer = analyzer()
 
     def tokens(self, text: str) -> list[str]:
         return self._analyzer.analyze(text)

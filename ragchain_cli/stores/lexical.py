@@ -6,6 +6,7 @@ so quotes, colons, brackets or unbalanced syntax can never make a query fail.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -23,6 +24,16 @@ def _schema():
     return builder.build()
 
 
+@functools.cache
+def analyzer():
+    """The index's own tokenizer and stemmer (Tantivy's en_stem: simple tokens, no longer than 40
+    bytes, lower case, English Snowball) as an analyzer, for code that must see words as the index does."""
+    import tantivy
+
+    return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(40))
+            .filter(tantivy.Filter.lowercase()).filter(tantivy.Filter.stemmer("english")).build())
+
+
 def plain_terms(query: str) -> str:
     """Keep words only, lower-cased, so the query parser sees no operators or syntax."""
     return _NON_WORD.sub(" ", query.replace("\x00", " ")).lower().strip()
@@ -37,7 +48,6 @@ class LexicalIndex:
         self.index = tantivy.Index(_schema(), path=str(path), reuse=True)
         self._writer = None
         self._heap_size = heap_size  # the writer's indexing arena, held while the index is open
-        self._stemmer = None
 
     # -- writes ---------------------------------------------------------------------------
     def _get_writer(self):
@@ -95,14 +105,7 @@ class LexicalIndex:
     # -- the term dictionary (spelling correction) -----------------------------------------
     def stems(self, text: str) -> list[str]:
         """The text's words as this index stores them (its own tokenizer and stemmer)."""
-        return self._analyzer().analyze(plain_terms(text))
-
-    def _analyzer(self):
-        if self._stemmer is None:
-            tantivy = self._tantivy
-            self._stemmer = (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(40))
-                             .filter(tantivy.Filter.lowercase()).filter(tantivy.Filter.stemmer("english")).build())
-        return self._stemmer
+        return analyzer().analyze(plain_terms(text))
 
     def term_counts(self, terms: Iterable[str]) -> dict[str, int]:
         """How many chunks hold each stored (already stemmed) term."""
