@@ -12,6 +12,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
 from ..retrieve.payload import hit_payload
+from ..retrieve.spelling import Spelling
 from .output import Output, shown, warn
 
 BATCH = 64
@@ -74,8 +75,9 @@ def _stdin(pipeline, out: Output) -> None:
 def result_payload(pipeline, query: str, hits) -> dict:
     """One query's result; a failed --expand is said on stderr and in the JSON (`expansion_error`)."""
     payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
-    if query in pipeline.spelled:  # a word no passage has was corrected (retrieve/spelling.py)
-        payload.update(searched=pipeline.spelled[query].text, corrected=pipeline.spelled[query].changes)
+    spelling = pipeline.spelling_of(query)
+    if spelling.changes:  # a word no passage has was corrected (retrieve/spelling.py)
+        payload.update(searched=spelling.text, corrected=spelling.changes)
     failure = pipeline.expansion_error(query)
     if failure:
         payload["expansion_error"] = failure
@@ -85,9 +87,7 @@ def result_payload(pipeline, query: str, hits) -> dict:
 
 def render(console, payload: dict) -> None:
     if payload.get("corrected"):
-        from ..generate.workflow import corrected_note
-
-        console.print(f"[dim]{shown(corrected_note(payload['corrected']))}[/]")
+        console.print(f"[dim]{shown(Spelling(payload['searched'], payload['corrected']).note())}[/]")
     if not payload["hits"]:
         console.print("[dim]no results[/]")
     for hit in payload["hits"]:

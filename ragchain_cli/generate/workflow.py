@@ -31,13 +31,6 @@ from .select import Sentences, choose, score_sentences
 from .support import check_support, is_polar, says_unknown, takes_side
 from .terms import TermStats
 
-def corrected_note(changes: dict[str, str]) -> str:
-    """'no passage has "Antartica"; searched for "Antarctica"'."""
-    typed = ", ".join(f'"{w}"' for w in changes)
-    fixed = ", ".join(f'"{w}"' for w in changes.values())
-    return f"no passage has {typed}; searched for {fixed}"
-
-
 NOT_SAID = "The documents do not say."
 NOT_SAID_NO_MATCH = "The documents do not say: no passage matches the question."
 PASSAGE_HEADER_TOKENS = 24  # the "<passage [n] source: ...>" line around each passage
@@ -74,17 +67,17 @@ class AskWorkflow:
         if not question.strip():
             return _blank(question)
         started = time.perf_counter()
-        spelling = self.pipeline.correct(question)
+        hits = self.pipeline.search(question)
+        timings = {"retrieve": time.perf_counter() - started}
+        spelling = self.pipeline.spelling_of(question)
         if spelling.changes and on_progress is not None:
-            on_progress(corrected_note(spelling.changes))
-        payload = self._ask(spelling.text, started, on_token, on_progress)
+            on_progress(spelling.note())
+        payload = self._ask(spelling.text, hits, timings, started, on_token, on_progress)
         if spelling.changes:
             payload.update(searched=spelling.text, corrected=spelling.changes)
         return {**payload, "question": question}
 
-    def _ask(self, question: str, started: float, on_token, on_progress) -> dict:
-        hits = self.pipeline.search(question)
-        timings = {"retrieve": time.perf_counter() - started}
+    def _ask(self, question: str, hits: list[Hit], timings: dict, started: float, on_token, on_progress) -> dict:
         if not self.options.generate or self.model is None:
             return {"question": question, "hits": _hits(hits, with_text=True), "timings": _rounded(timings)}
         evidence, found = self.retrieval_signals(question, hits)

@@ -150,8 +150,7 @@ class SearchPipeline:
 
     def expansion_error(self, query: str) -> str:
         """Why the LLM expansion of `query` could not be used ('' when it was, or --expand is off)."""
-        searched = self.spelled[query].text if query in self.spelled else query
-        return self.expander.failed.get(searched, "") if self.expander is not None else ""
+        return self.expander.failed.get(self.spelling_of(query).text, "") if self.expander is not None else ""
 
     def search(self, query: str) -> list[Hit]:
         return self.search_many([query])[0]
@@ -159,18 +158,22 @@ class SearchPipeline:
     def search_many(self, queries: list[str]) -> list[list[Hit]]:
         """Each query's hits; a blank query has none (a dense search would return arbitrary ones)."""
         asked = list(dict.fromkeys(q for q in queries if q.strip()))
-        searched = [self.correct(q).text for q in asked]
+        searched = [self._correct(q) for q in asked]
         found = dict(zip(asked, self._search_asked(searched))) if asked else {}
         return [found.get(q, []) for q in queries]
 
-    def correct(self, query: str) -> Spelling:
+    def _correct(self, query: str) -> str:
         """The query as it is searched: with spelling on, words no chunk holds corrected (kept in `spelled`)."""
         if self.speller is None:
-            return Spelling(query)
+            return query
         spelling = self._timed("spelling", self.speller.correct, query)
         if spelling.changes:
             self.spelled[query] = spelling
-        return spelling
+        return spelling.text
+
+    def spelling_of(self, query: str) -> Spelling:
+        """How a searched query was spelled when searched (unchanged unless a word was corrected)."""
+        return self.spelled.get(query) or Spelling(query)
 
     def _search_asked(self, queries: list[str]) -> list[list[Hit]]:
         opts = self.options

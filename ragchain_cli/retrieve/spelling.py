@@ -43,6 +43,12 @@ class Spelling:
     text: str
     changes: dict[str, str] = field(default_factory=dict)
 
+    def note(self) -> str:
+        """For a person: 'no passage has "Antartica"; searched for "Antarctica"'."""
+        typed = ", ".join(f'"{w}"' for w in self.changes)
+        fixed = ", ".join(f'"{w}"' for w in self.changes.values())
+        return f"no passage has {typed}; searched for {fixed}"
+
 
 def speller_for(index) -> "Speller":
     """The speller for one index: its lexical terms and docstore, and the dictionary of the embedding
@@ -65,10 +71,10 @@ class Speller:
         """In the dictionary, as typed or as its singular ("otters" -> "otter")."""
         if self._words is None:
             self._words = self._dictionary()
-        lower = word.lower()
-        plural = lower.endswith("s") and not lower.endswith("ss")  # "suppresss" is no plural
-        return any(form in self._words for form in (lower, lower[:-1] * plural, lower[:-2] * lower.endswith("es"))
-                   if form)
+        forms = {word.lower()}
+        if word.lower().endswith("s") and not word.lower().endswith("ss"):  # "suppresss" is no plural
+            forms |= {word.lower()[:-1], word.lower().removesuffix("es")}
+        return bool(forms & self._words)
 
     def correct(self, query: str) -> Spelling:
         words = [w for w in dict.fromkeys(_WORD.findall(query)) if w.lower() not in STOPWORDS
