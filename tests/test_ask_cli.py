@@ -3,7 +3,7 @@
 import io
 import sys
 
-from ragchain_cli.generate.support import takes_side
+from ragchain_cli.generate.polar import takes_side
 from ragchain_cli.generate.workflow import NOT_SAID
 
 LLM = ("--llm", "smollm2-135m-instruct", "--max-tokens", "48")

@@ -7,8 +7,7 @@ import math
 
 from ragchain_cli.generate.evidence import Evidence, coverage, question_weights, retrieval_evidence
 from ragchain_cli.generate.select import score_sentences, select_context, sentences
-from ragchain_cli.generate.support import (SentenceStream, check_support, is_polar, key_terms, says_unknown, shorten,
-                                           takes_side)
+from ragchain_cli.generate.support import SentenceStream, check_support, key_terms, says_unknown, shorten
 from ragchain_cli.generate.terms import TermStats
 from ragchain_cli.types import Chunk, Hit
 
@@ -130,14 +129,3 @@ def test_context_reads_a_sentence_shared_by_overlapping_chunks_once():
     twice = select_context("When is Heron Inlet closed?", [hit(1, first), hit(2, second)], words, budget_tokens=40,
                            weights=weights, neighbours=1, dedupe=False)
     assert twice[1].chunk.text == second
-
-def test_yes_no_questions_are_recognised_and_an_answer_must_take_a_side():
-    assert is_polar("Is the ant a marsupial?") and is_polar("Can't drums have two heads?")
-    assert is_polar("does Montreal contain the largest church in Canada?")
-    assert not is_polar("Is the flag red or blue?") and not is_polar("Where is Melbourne situated?")
-    assert not is_polar("Island ferries: when do they leave?")  # "Is" only as a word of its own
-    question = "Does Montreal contain the largest church in Canada?"
-    assert takes_side("Yes, Saint Joseph's Oratory is the largest church in Canada.", question)
-    assert takes_side("No.", question)
-    assert takes_side("Montreal contains the largest church in Canada [1].", question)  # restates the claim
-    assert not takes_side("Montreal has four Roman Catholic basilicas [3].", question)

@@ -6,7 +6,8 @@ The support check looks for the answer's key content in the passages the model w
 - every name (a capitalised content word),
 - every rare word (one that at most RARE_SHARE of the index's chunks contain, or none at all),
 except words the question itself contains (the reader asked about them; whether the documents
-cover them is the abstention rule's business). An answer is supported when every number and all
+cover them is the abstention rule's business). A "Yes" to a yes/no question claims the question's
+numbers too ("Yes, he played in 1998."), so those are checked as the answer's own. An answer is supported when every number and all
 but MISSING_ALLOWED of its other key terms are found.
 """
 
@@ -16,11 +17,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .polar import is_polar
 from .terms import TermStats, content_stems, is_content, stem, stems_of, tokens
 
 RARE_SHARE = 0.02
 MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (paraphrase, spelling)
 
+_YES = re.compile(r"^\W*yes\b", re.IGNORECASE)
 _MARKER = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:according to|based on|from|in|as stated in|as mentioned in)\s+(?:the\s+)?(?:provided\s+|given\s+)?"
@@ -40,26 +43,6 @@ _UNKNOWN = re.compile(
     r"|\bno\s+(?:information|mention)\b|\bnot\s+(?:mentioned|provided|stated|specified)\b",
     re.IGNORECASE,
 )
-
-
-_POLAR = re.compile(r"^\W*(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|shall|should|may"
-                    r"|might|must)(?:n['’]?t)?\b", re.IGNORECASE)
-_SIDE = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
-RESTATES = 0.75  # share of a yes/no question's content words an answer repeats to state its claim
-
-
-def is_polar(question: str) -> bool:
-    """A yes/no question: it opens with an auxiliary verb ("Is", "Does", "Can't") and offers no
-    alternatives ("Is it red or blue?" asks for one of them)."""
-    return bool(_POLAR.match(question)) and not re.search(r"\bor\b", question, re.IGNORECASE)
-
-
-def takes_side(answer: str, question: str) -> bool:
-    """The answer to a yes/no question says yes or no, or restates the question's claim."""
-    if _SIDE.match(answer):
-        return True
-    asked = set(content_stems(question))
-    return bool(asked) and len(asked & stems_of(answer)) >= RESTATES * len(asked)
 
 
 def says_unknown(text: str) -> bool:
@@ -116,6 +99,8 @@ def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
 def check_support(answer: str, question: str, passages: list[str], stats: TermStats | None = None) -> Support:
     """Is the answer's key content in the passages? (see the module doc)."""
     keys = key_terms(answer, question, stats)
+    if is_polar(question) and _YES.match(answer):
+        keys += [t for t in tokens(question) if t[:1].isdigit() and t not in keys]  # "Yes" claims them
     held = [stems_of(p) for p in passages]
     present = set().union(*held)
     about = _subject(answer, question)

@@ -6,8 +6,8 @@ prompt -> evidence: word coverage of the passages, of the best passage and of th
 best sentence cosine, dense and BM25 scores (and, when it has a weight or is asked for,
 the model's yes/no judgement read from its logits after the passages; evidence.py) -> abstain,
 or answer one short sentence (streamed to `on_token`; a yes/no question's answer is held back and,
-when it takes no side, asked again for yes or no first) -> the answer's key content checked against
-the passages (support.py).
+when it takes no side, asked again for yes or no first; a side taken without saying so is said
+first, polar.py) -> the answer's key content checked against the passages (support.py).
 
 Payload fields (the contract with `eval --qa`): question, answer, answered, supported, citations,
 hits (each search-hit payload plus "text", the passage as the model read it), timings (retrieve,
@@ -28,7 +28,8 @@ from .answer import generate_answer, pack
 from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evidence
 from .prompt import YES_NO_REMINDER, SourceConsulted, build_judge_messages
 from .select import Sentences, choose, score_sentences
-from .support import check_support, is_polar, says_unknown, takes_side
+from .polar import is_polar, state_side, takes_side
+from .support import check_support, says_unknown
 from .terms import TermStats
 
 NOT_SAID = "The documents do not say."
@@ -111,7 +112,8 @@ class AskWorkflow:
 
     def _generate(self, question: str, packed: list[Hit], on_token):
         """The answer; a yes/no question's is held back (not streamed) until it takes a side, and is
-        asked again for yes or no first when it does not."""
+        asked again for yes or no first when it does not. A side it takes without saying so is said
+        first (polar.state_side)."""
         if not is_polar(question):
             return generate_answer(question, packed, self.model, self.options.max_tokens, on_token), on_token
         answer = generate_answer(question, packed, self.model, self.options.max_tokens)
@@ -119,6 +121,8 @@ class AskWorkflow:
             spent = answer.timings["generate"]
             answer = generate_answer(question, packed, self.model, self.options.max_tokens, reminder=YES_NO_REMINDER)
             answer.timings["generate"] += spent
+        if not says_unknown(answer.text):
+            answer.text = state_side(answer.text, question)  # "Suharto resigned ..." -> "Yes, Suharto resigned ..."
         answer.timings["first_token"] = answer.timings["generate"]  # shown once complete
         return answer, None
 
