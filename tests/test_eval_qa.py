@@ -161,3 +161,13 @@ def test_compare_pairs_per_question_values_with_the_shared_randomisation_test():
     assert result["better"]["diff"]["correct"] == 1.0 and result["better"]["diff"]["abstain_unanswerable"] == 1.0
     # two answerable questions both +1: sign flips give |mean| = 1 in 2 of 4 patterns -> p ~ 0.5
     assert result["better"]["p_value"]["correct"] == pytest.approx(0.5, abs=0.05)
+
+
+def test_correct_said_reads_no_restatement_as_yes():
+    gold = GoldQuestion("Are most eels predators?", ("Yes",), "doc/e")
+    restated = score_question(gold, _prediction("Most eels are predators [1].", hits=("doc/e",)))
+    assert restated["correct"] == 1.0 and restated["correct_said"] == 0.0
+    said = score_question(gold, _prediction("Yes, most eels are predators [1].", hits=("doc/e",)))
+    assert said["correct"] == 1.0 and said["correct_said"] == 1.0
+    longer = GoldQuestion("Are most eels predators?", ("Yes, most eels are predators.",))
+    assert score_question(longer, _prediction("Most eels are predators."))["correct_said"] == 1.0  # the gold's words

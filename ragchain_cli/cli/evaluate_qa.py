@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .output import Output, shown, stderr
 
-SHOWN = [("correct", "correct"), ("f1", "F1"), ("exact_match", "EM"), ("contains", "contains"),
+SHOWN = [("correct", "correct"), ("correct_said", "said"), ("f1", "F1"), ("exact_match", "EM"), ("contains", "contains"),
          ("abstain_unanswerable", "abstain unans."), ("abstain_answerable", "abstain ans."),
          ("citation_doc_of_correct", "cite doc"), ("seconds_total", "s/question")]
 

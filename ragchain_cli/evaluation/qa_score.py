@@ -2,7 +2,9 @@
 
 Per question (None where a value does not apply):
 - exact_match, f1, contains, keyword_recall, correct: answerable questions only; an abstention
-  (answered false) scores 0 on all of them.
+  (answered false) scores 0 on all of them. correct_said: correct without reading a restatement
+  of the question as "yes" or "no" (qa.polarity without the question): a yes/no gold counts only
+  when the answer says the word, as a scorer that only counts the gold's words would see it.
 - abstained: 1.0 when the prediction's "answered" is false.
 - citation_doc: an answered, answerable question: 1.0 when a cited passage ("cited" true) comes
   from the gold doc_id (None without a gold doc_id). citation_text: 1.0 when a cited passage's text
@@ -22,7 +24,7 @@ from . import qa
 from .compare import randomization_test
 from .qa_io import GoldQuestion
 
-ANSWER_METRICS = ("exact_match", "f1", "contains", "keyword_recall", "correct")
+ANSWER_METRICS = ("exact_match", "f1", "contains", "keyword_recall", "correct", "correct_said")
 TIMINGS = {"seconds_retrieve": "retrieve", "seconds_first_token": "first_token", "seconds_total": "total"}
 # summary metric -> (per-question value, which questions): tested pairwise against the baseline
 PAIRED = {**{m: (m, "answerable") for m in ANSWER_METRICS},
@@ -41,6 +43,7 @@ def score_question(gold: GoldQuestion, prediction: Mapping) -> dict[str, float |
         "contains": qa.contains_gold(text, answers, gold.question),
         "keyword_recall": qa.keyword_recall(text, answers, gold.question),
         "correct": qa.is_correct(text, answers, gold.question),
+        "correct_said": qa.is_correct(text, answers),  # no question: a restatement is no "yes"
     } if gold.answerable else dict.fromkeys(ANSWER_METRICS))
     row.update(_citation_support(gold, prediction) if gold.answerable and answered
                else {"citation_doc": None, "citation_text": None})
