@@ -46,7 +46,7 @@ def test_no_side_is_read_off_an_answer_that_does_not_restate_or_qualifies_the_cl
     assert side_of("Octopuses have eyes [1].", "Do octopuses have three eyes?") is None  # the number asked is not said
 
 
-def test_a_yes_claims_the_numbers_of_the_question_and_is_checked_for_them():
+def test_a_yes_claims_the_numbers_and_names_of_the_question_and_is_checked_for_them():
     question = "Was Dizzy Gillespie a famous trumpeter in 1998?"
     passages = ["Dizzy Gillespie was a trumpeter, bandleader and composer. He died in 1993."]
     answer = state_side("Dizzy Gillespie was a famous trumpeter in 1998 [1].", question)
@@ -55,3 +55,10 @@ def test_a_yes_claims_the_numbers_of_the_question_and_is_checked_for_them():
     assert not checked.supported and checked.missing == ["1998"]
     assert check_support("Yes, he was [1].", "Was Dizzy Gillespie a trumpeter in 1993?", passages).supported
     assert check_support("No, he died in 1993 [1].", question, passages).supported  # "No" claims no 1998
+    closed = ["Heron Inlet is closed to all sampling from 1 April to 15 July to protect nesting birds."]
+    invented = check_support("Yes, Heron Inlet is closed in August [1].", "Is Heron Inlet closed in August?", closed)
+    assert not invented.supported and invented.missing == ["August"]
+    assert check_support("Yes, Heron Inlet is closed in April [1].", "Is Heron Inlet closed in April?", closed).supported
+    apart = closed + ["More than 70 percent of the solar yield arrives between April and August."]
+    assert check_support("Yes, Heron Inlet is closed in August [1].", "Is Heron Inlet closed in August?",
+                         apart).missing == ["August"]  # one claim, one passage

@@ -7,7 +7,9 @@ The support check looks for the answer's key content in the passages the model w
 - every rare word (one that at most RARE_SHARE of the index's chunks contain, or none at all),
 except words the question itself contains (the reader asked about them; whether the documents
 cover them is the abstention rule's business). A "Yes" to a yes/no question claims the question's
-numbers too ("Yes, he played in 1998."), so those are checked as the answer's own. An answer is supported when every number and all
+key content too (its numbers, names and rare words), and all of it must be in one passage: "Yes,
+Heron Inlet is closed in August." is not supported by one passage on Heron Inlet and another
+that mentions August. An answer is supported when every number and all
 but MISSING_ALLOWED of its other key terms are found.
 """
 
@@ -99,8 +101,6 @@ def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
 def check_support(answer: str, question: str, passages: list[str], stats: TermStats | None = None) -> Support:
     """Is the answer's key content in the passages? (see the module doc)."""
     keys = key_terms(answer, question, stats)
-    if is_polar(question) and _YES.match(answer):
-        keys += [t for t in tokens(question) if t[:1].isdigit() and t not in keys]  # "Yes" claims them
     held = [stems_of(p) for p in passages]
     present = set().union(*held)
     about = _subject(answer, question)
@@ -109,8 +109,26 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     numbers_missing = any(k[0].isdigit() for k in missing)
     names = [k for k in keys if not k[0].isdigit()]
     allowed = int(MISSING_ALLOWED * len(names))
-    supported = not numbers_missing and len(missing) <= allowed
-    return Support(supported=supported, checked=keys, missing=missing)
+    claimed = _claimed(answer, question, stats)
+    apart = _apart(claimed, held)
+    supported = not numbers_missing and len(missing) <= allowed and not apart
+    return Support(supported=supported, checked=keys + [c for c in claimed if c not in keys],
+                   missing=missing + [c for c in apart if c not in missing])
+
+
+def _claimed(answer: str, question: str, stats: TermStats | None) -> list[str]:
+    """What a "Yes" to a yes/no question claims besides its own words: the question's key content."""
+    return key_terms(question, "", stats) if is_polar(question) and _YES.match(answer) else []
+
+
+def _apart(claimed: list[str], held: list[set[str]]) -> list[str]:
+    """The claimed terms missing from the passage that holds the most of them: one claim, one
+    passage ("Heron Inlet" in one and "August" in another do not make "closed in August")."""
+    if not claimed:
+        return []
+    stems = {term: stem(term) for term in claimed}
+    best = max(held, key=lambda h: sum(s in h for s in stems.values()), default=set())
+    return [term for term, s in stems.items() if s not in best]
 
 
 def _subject(answer: str, question: str) -> set[str]:
