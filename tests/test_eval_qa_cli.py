@@ -73,7 +73,7 @@ def test_people_get_a_table(cli, tmp_path, monkeypatch):
     result = cli("eval", "--qa", gold, "--predictions", preds, "--no-json")
     assert result.code == 0, result.err
     header, row = [line for line in result.out.splitlines() if ("┃" in line or "│" in line) and "─" not in line]
-    assert "correct" in header and "abstain unans." in header and "s/question" in header
+    assert "correct" in header and "abstain unans." in header and "said" in header and "s/q" in header
     assert row.split()[1:4] == ["answers", "│", "1.000"]  # config name, then correct
     assert "2 answerable (1 yes/no) and 1 unanswerable questions" in result.out
 

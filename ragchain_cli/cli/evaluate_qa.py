@@ -15,7 +15,7 @@ from .output import Output, shown, stderr
 
 SHOWN = [("correct", "correct"), ("correct_said", "said"), ("f1", "F1"), ("exact_match", "EM"), ("contains", "contains"),
          ("abstain_unanswerable", "abstain unans."), ("abstain_answerable", "abstain ans."),
-         ("citation_doc_of_correct", "cite doc"), ("seconds_total", "s/question")]
+         ("citation_doc_of_correct", "cite doc"), ("seconds_total", "s/q")]
 
 
 def ask_payloads(settings, questions: list[str]) -> Iterator[dict]:
@@ -113,4 +113,5 @@ def _render(console, payload: dict) -> None:
     first = payload["configs"][0]["counts"]
     console.print(f"[dim]{first['answerable']} answerable ({first['yes_no_gold']} yes/no) and "
                   f"{first['unanswerable']} unanswerable questions; correct = at least "
-                  f"{payload['correct_threshold']:.0%} of a gold answer's key words in the answer[/]")
+                  f"{payload['correct_threshold']:.0%} of a gold answer's key words in the answer; said = the same, "
+                  "a yes/no gold only when the answer says the word; s/q = median seconds a question[/]")
