@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import re
 
-from .terms import content_stems, number, stems_of, tokens
+from .terms import content_stems, number, stems_of, tokens, without_markers
 
 _POLAR = re.compile(r"^\W*(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|shall|should|may"
                     r"|might|must)(?:n['’]?t)?\b", re.IGNORECASE)
-_SIDE = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
-_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
+_SIDE = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 RESTATES = 0.75  # share of a yes/no question's content words an answer repeats to state its claim
 
 _NEGATIONS = frozenset("not never no none neither nor cannot nothing nobody nowhere".split())
@@ -40,16 +39,22 @@ def is_polar(question: str) -> bool:
     return bool(_POLAR.match(question)) and not re.search(r"\bor\b", question, re.IGNORECASE)
 
 
+def said_side(answer: str) -> str | None:
+    """"yes" or "no" when the answer opens with that word, else None."""
+    match = _SIDE.match(answer)
+    return match.group(1).lower() if match else None
+
+
 def takes_side(answer: str, question: str) -> bool:
     """The answer to a yes/no question says yes or no, or restates the question's claim."""
-    if _SIDE.match(answer):
+    if said_side(answer):
         return True
     asked = set(content_stems(question))
     return bool(asked) and len(asked & stems_of(answer)) >= RESTATES * len(asked)
 
 
 def _words(text: str) -> list[str]:
-    return [t.lower() for t in tokens(_MARKER.sub(" ", text))]
+    return [t.lower() for t in tokens(without_markers(text))]
 
 
 def _values(words: list[str]) -> set[str]:
@@ -63,12 +68,12 @@ def _negations(words: list[str]) -> set[str]:
 
 def side_of(answer: str, question: str) -> str | None:
     """"yes", "no" or None (see the module doc); None too when the answer already says yes or no."""
-    if _SIDE.match(answer) or not is_polar(question):
+    if said_side(answer) or not is_polar(question):
         return None
     said, asked_words = _words(answer), _words(question)
     values, asked_values = _values(said), _values(asked_words)
     asked = {s for s in content_stems(question) if not s[:1].isdigit() and s not in _VALUES}
-    held = stems_of(_MARKER.sub(" ", answer))
+    held = stems_of(without_markers(answer))
     if not asked or len(asked & held) < RESTATES * len(asked):
         return None  # the answer is about something else: no side can be read off it
     if _negations(said) - _negations(asked_words):

@@ -19,14 +19,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .polar import is_polar
-from .terms import TermStats, content_stems, is_content, stem, stems_of, tokens
+from .polar import is_polar, said_side
+from .terms import TermStats, content_stems, is_content, stem, stems_of, tokens, without_markers
 
 RARE_SHARE = 0.02
 MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (paraphrase, spelling)
 
-_YES = re.compile(r"^\W*yes\b", re.IGNORECASE)
-_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:according to|based on|from|in|as stated in|as mentioned in)\s+(?:the\s+)?(?:provided\s+|given\s+)?"
     r"(?:passages?|context|texts?|documents?|information)(?:\s*\[[\d,\s]+\])*(?:\s+(?:provided|given|above))?\s*[,:]?"
@@ -85,7 +83,7 @@ class Support:
 def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
     """Numbers, names and rare words of the answer that the question does not already contain."""
     asked = stems_of(question)
-    found = tokens(_MARKER.sub(" ", answer))
+    found = tokens(without_markers(answer))
     if found and found[0][:1].isupper():  # a sentence's first word is capitalised whatever it is
         found[0] = found[0].lower()
     words = [t for t in found if is_content(t) and stem(t) not in asked]
@@ -118,7 +116,7 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
 
 def _claimed(answer: str, question: str, stats: TermStats | None) -> list[str]:
     """What a "Yes" to a yes/no question claims besides its own words: the question's key content."""
-    return key_terms(question, "", stats) if is_polar(question) and _YES.match(answer) else []
+    return key_terms(question, "", stats) if is_polar(question) and said_side(answer) == "yes" else []
 
 
 def _apart(claimed: list[str], held: list[set[str]]) -> list[str]:
@@ -133,7 +131,7 @@ def _apart(claimed: list[str], held: list[set[str]]) -> list[str]:
 
 def _subject(answer: str, question: str) -> set[str]:
     """The content stems of the question and answer, numbers aside: what a number must sit beside."""
-    return {s for s in content_stems(question) + content_stems(_MARKER.sub(" ", answer)) if not s[:1].isdigit()}
+    return {s for s in content_stems(question) + content_stems(without_markers(answer)) if not s[:1].isdigit()}
 
 
 def _in_context(numeral: str, held: list[set[str]], about: set[str]) -> bool:

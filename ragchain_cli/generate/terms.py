@@ -16,6 +16,7 @@ from ..retrieve.stopwords import STOPWORDS
 from ..stores.lexical import analyzer
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")  # a citation: "[2]", "[1, 3]"
 # Question and answer words that carry no subject of their own.
 FILLER = frozenset("""what which who whom whose when where why how many much long old tell name called call
     known also according passage passages text document documents say says said answer question kind type
@@ -24,6 +25,11 @@ FILLER = frozenset("""what which who whom whose when where why how many much lon
 
 def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
+
+
+def without_markers(text: str) -> str:
+    """The text without its citation markers ("Berlin [1]." -> "Berlin  ."): they are no content."""
+    return _MARKER.sub(" ", text)
 
 
 def number(token: str) -> str:
