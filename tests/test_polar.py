@@ -1,6 +1,6 @@
 """Yes/no questions: which they are, and the side an answer takes said first (polar.py)."""
 
-from ragchain_cli.generate.polar import is_polar, side_of, state_side, takes_side
+from ragchain_cli.generate.polar import is_polar, side_of, side_problem, state_side, takes_side
 from ragchain_cli.generate.support import check_support
 
 
@@ -62,3 +62,18 @@ def test_a_yes_claims_the_numbers_and_names_of_the_question_and_is_checked_for_t
     apart = closed + ["More than 70 percent of the solar yield arrives between April and August."]
     assert check_support("Yes, Heron Inlet is closed in August [1].", "Is Heron Inlet closed in August?",
                          apart).missing == ["August"]  # one claim, one passage
+
+
+def test_an_answer_that_takes_no_side_or_both_is_not_a_usable_yes_or_no():
+    question = "Is Heron Inlet closed to sampling in May?"
+    assert side_problem("The passage is not a fact, but rather a reference to a fact.", question) \
+        == "the answer does not say yes or no"
+    assert side_problem("No, Heron Inlet is closed to sampling in May [1].", question) \
+        == 'the answer says "no" and then the opposite'
+    assert side_problem("Yes, Heron Inlet is not closed to sampling in May.", question) \
+        == 'the answer says "yes" and then the opposite'
+    assert side_problem("Yes, Heron Inlet is closed to sampling in May [1].", question) == ""
+    assert side_problem("No, it is closed from 1 April to 15 July [1].", question) == ""  # no side read off the rest
+    assert side_problem("Heron Inlet is closed to sampling in May [1].", question) == ""  # restates: takes a side
+    assert side_problem("No, it is closed.", "Is Heron Inlet not closed in May?") == ""  # a negated question
+    assert side_problem("The passage is a reference.", "When is Heron Inlet closed?") == ""  # not a yes/no question

@@ -100,9 +100,9 @@ def _abstain_hint(console, payload: dict) -> None:
 
 def _render_sources(console, payload: dict) -> None:
     if not payload["supported"]:
-        missing = ", ".join(payload.get("unsupported_terms", [])) or "its key content"
-        console.print(f"[bold yellow]Not verified:[/] the passages do not contain {shown(missing)}; treat this "
-                      "answer as the model's guess, not as a cited fact.")
+        why = payload.get("not_verified") or "the passages do not contain its key content"
+        console.print(f"[bold yellow]Not verified:[/] {shown(why)}; treat this answer as the model's guess, "
+                      "not as a cited fact.")
     cited = [c for c in payload["citations"] if c["cited"]]
     label = "Sources" if cited else "Passages consulted (none is cited for this answer)"
     if payload["citations"]:

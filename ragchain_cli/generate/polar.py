@@ -10,6 +10,9 @@ the side such an answer takes in words, from the answer's own content only:
 - "Yes" when it restates every content word of the question, with the question's numbers and
   ranks, and neither negates nor qualifies it ("except", "but", "only" ...);
 - otherwise nothing: the answer stays as the model wrote it.
+`side_problem` says why an answer to a yes/no question cannot stand as a verified answer: it takes
+no side at all, or it says one side and then restates the other ("No, Heron Inlet is closed in
+May." to "Is Heron Inlet closed in May?").
 """
 
 from __future__ import annotations
@@ -103,3 +106,18 @@ def _common(word: str, question: str) -> bool:
     lobsters ..."). A name keeps its capital ("Suharto", "Montreal's")."""
     lower = word.lower()
     return lower in _OPENERS or (word != lower and lower in question.split()[1:])
+
+
+def side_problem(answer: str, question: str) -> str:
+    """Why the answer to a yes/no question is not a usable yes or no (see the module doc), or ""."""
+    if not is_polar(question):
+        return ""
+    if not takes_side(answer, question):
+        return "the answer does not say yes or no"
+    said = said_side(answer)
+    if said is None or _negations(_words(question)):  # "No, it is." can be right for "Is it not ...?"
+        return ""
+    rest = _SIDE.sub("", answer, count=1).lstrip(" ,.;:!-")
+    if side_of(rest, question) not in (None, said):
+        return f'the answer says "{said}" and then the opposite'
+    return ""

@@ -7,10 +7,13 @@ best sentence cosine, dense and BM25 scores (and, when it has a weight or is ask
 the model's yes/no judgement read from its logits after the passages; evidence.py) -> abstain,
 or answer one short sentence (streamed to `on_token`; a yes/no question's answer is held back and,
 when it takes no side, asked again for yes or no first; a side taken without saying so is said
-first, polar.py) -> the answer's key content checked against the passages (support.py).
+first, polar.py) -> the answer's key content checked against the passages (support.py), and a
+yes/no answer that takes no side, or says one and restates the other, is not verified either
+(polar.side_problem).
 
 Payload fields (the contract with `eval --qa`): question, answer, answered, supported, citations,
-hits (each search-hit payload plus "text", the passage as the model read it), timings (retrieve,
+not_verified (why "supported" is false, a phrase; null when it is true), hits (each search-hit
+payload plus "text", the passage as the model read it), timings (retrieve,
 first_token and total counted from the question's start), and evidence.
 """
 
@@ -28,8 +31,8 @@ from .answer import generate_answer, pack
 from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evidence
 from .prompt import YES_NO_REMINDER, SourceConsulted, build_judge_messages
 from .select import Sentences, choose, score_sentences
-from .polar import is_polar, state_side, takes_side
-from .support import check_support, says_unknown
+from .polar import is_polar, side_problem, state_side, takes_side
+from .support import Support, check_support, says_unknown
 from .terms import TermStats
 
 NOT_SAID = "The documents do not say."
@@ -134,19 +137,28 @@ class AskWorkflow:
             return {**_abstained(question, NOT_SAID, packed, evidence, timings, started), "draft": answer.text,
                     "streamed": on_token is not None and bool(answer.text)}
         support = check_support(answer.text, question, [h.chunk.text for h in packed], self.stats)
+        why = side_problem(answer.text, question) or _missing(support)
         citations = answer.citations
-        if not support.supported:  # never shown as cited fact
+        if why:  # never shown as cited fact
             citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
         timings.update(first_token=before + answer.timings["first_token"], generate=answer.timings["generate"])
         timings["total"] = time.perf_counter() - started
-        return {"question": question, "answer": answer.text, "answered": True, "supported": support.supported,
-                "unsupported_terms": support.missing, "citations": [_citation(c) for c in citations],
+        return {"question": question, "answer": answer.text, "answered": True, "supported": not why,
+                "not_verified": why or None, "unsupported_terms": support.missing,
+                "citations": [_citation(c) for c in citations],
                 "hits": _hits(packed, with_text=True), "timings": _rounded(timings),
                 "evidence": evidence.payload(), "streamed": on_token is not None}
 
     def ask_many(self, questions: Iterable[str], on_token=None, on_progress=None) -> Iterator[dict]:
         for question in questions:
             yield self.ask(question, on_token=on_token, on_progress=on_progress)
+
+
+def _missing(support: Support) -> str:
+    """Why the support check did not verify the answer, or "" when it did."""
+    if support.supported:
+        return ""
+    return f"the passages do not contain {', '.join(support.missing) or 'its key content'}"
 
 
 @contextmanager
