@@ -9,6 +9,9 @@ def test_yes_no_questions_are_recognised_and_an_answer_must_take_a_side():
     assert is_polar("does Montreal contain the largest church in Canada?")
     assert not is_polar("Is the flag red or blue?") and not is_polar("Where is Melbourne situated?")
     assert not is_polar("Island ferries: when do they leave?")  # "Is" only as a word of its own
+    assert is_polar("On average, are cougar males heavier than females?")  # after a leading phrase
+    assert is_polar("Founded by Peter I in 1703, was it the capital for two hundred years?")
+    assert not is_polar("In 1990, who was the mayor?") and not is_polar("Where, if anywhere, is it sold?")
     question = "Does Montreal contain the largest church in Canada?"
     assert takes_side("Yes, Saint Joseph's Oratory is the largest church in Canada.", question)
     assert takes_side("No.", question)

@@ -21,8 +21,13 @@ import re
 
 from .terms import content_stems, number, stems_of, tokens, without_markers
 
-_POLAR = re.compile(r"^\W*(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|shall|should|may"
-                    r"|might|must)(?:n['’]?t)?\b", re.IGNORECASE)
+_AUXILIARY = (r"(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|shall|should|may|might|must)"
+              r"(?:n['’]?t)?\b")
+_POLAR = re.compile(rf"^\W*{_AUXILIARY}", re.IGNORECASE)
+# "On average, are cougar males heavier?", "Founded in 1703, was it the capital?": the main clause
+# after a leading phrase; a question that opens with a question word asks for something else.
+_POLAR_AFTER = re.compile(rf"^(?!\W*(?:who|whom|whose|what|which|when|where|why|how)\b)[^,?]+,\s*{_AUXILIARY}",
+                          re.IGNORECASE)
 _SIDE = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 RESTATES = 0.75  # share of a yes/no question's content words an answer repeats to state its claim
 
@@ -37,9 +42,11 @@ _OPENERS = frozenset("the a an it its they their there this that these those he 
 
 
 def is_polar(question: str) -> bool:
-    """A yes/no question: it opens with an auxiliary verb ("Is", "Does", "Can't") and offers no
-    alternatives ("Is it red or blue?" asks for one of them)."""
-    return bool(_POLAR.match(question)) and not re.search(r"\bor\b", question, re.IGNORECASE)
+    """A yes/no question: it opens with an auxiliary verb ("Is", "Does", "Can't"), or its main
+    clause does after a leading phrase and a comma, and it offers no alternatives ("Is it red or
+    blue?" asks for one of them)."""
+    return bool(_POLAR.match(question) or _POLAR_AFTER.match(question)) \
+        and not re.search(r"\bor\b", question, re.IGNORECASE)
 
 
 def said_side(answer: str) -> str | None:
