@@ -47,6 +47,9 @@ def test_no_side_is_read_off_an_answer_that_does_not_restate_or_qualifies_the_cl
     assert side_of("The mayor is Gerald Tremblay.", "Who is the mayor of Montreal?") is None  # not a yes/no question
     assert side_of("Octopuses have two eyes [1].", "Do octopuses have three eyes?") == "no"
     assert side_of("Octopuses have eyes [1].", "Do octopuses have three eyes?") is None  # the number asked is not said
+    assert side_of("Every drumhead makes different sounds [2].", "Does every drumhead make the same sound?") is None
+    assert side_of("Ants build nests.", "Do all ants build nests?") is None  # "all" is the claim
+    assert side_of("Trumpeters were among the most heavily guarded [1].", "Were trumpeters heavily guarded?") == "yes"
 
 
 def test_a_yes_claims_the_numbers_and_names_of_the_question_and_is_checked_for_them():
@@ -79,4 +82,6 @@ def test_an_answer_that_takes_no_side_or_both_is_not_a_usable_yes_or_no():
     assert side_problem("No, it is closed from 1 April to 15 July [1].", question) == ""  # no side read off the rest
     assert side_problem("Heron Inlet is closed to sampling in May [1].", question) == ""  # restates: takes a side
     assert side_problem("No, it is closed.", "Is Heron Inlet not closed in May?") == ""  # a negated question
+    assert side_problem("No giant pandas attack humans [1].", "Do giant pandas attack humans?") == ""  # "no" negates
+    assert side_problem("No, every drumhead makes different sounds.", "Does every drumhead make the same sound?") == ""
     assert side_problem("The passage is a reference.", "When is Heron Inlet closed?") == ""  # not a yes/no question

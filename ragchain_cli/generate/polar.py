@@ -8,7 +8,8 @@ the side such an answer takes in words, from the answer's own content only:
   another number or rank where the question has one ("5 million" for "6 million", "second" for
   "third");
 - "Yes" when it restates every content word of the question, with the question's numbers and
-  ranks, and neither negates nor qualifies it ("except", "but", "only" ...);
+  ranks and its words of comparison and quantity ("same", "more", "all" ...), and neither negates
+  nor qualifies it ("except", "but", "only" ...);
 - otherwise nothing: the answer stays as the model wrote it.
 `side_problem` says why an answer to a yes/no question cannot stand as a verified answer: it takes
 no side at all, or it says one side and then restates the other ("No, Heron Inlet is closed in
@@ -29,11 +30,16 @@ _POLAR = re.compile(rf"^\W*{_AUXILIARY}", re.IGNORECASE)
 _POLAR_AFTER = re.compile(rf"^(?!\W*(?:who|whom|whose|what|which|when|where|why|how)\b)[^,?]+,\s*{_AUXILIARY}",
                           re.IGNORECASE)
 _SIDE = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+_SIDE_WORD = re.compile(r"^\W*(?:yes|no)\s*[,.;:!\-–—]", re.IGNORECASE)  # "No, ..." but not "No ants live ..."
 RESTATES = 0.75  # share of a yes/no question's content words an answer repeats to state its claim
 
 _NEGATIONS = frozenset("not never no none neither nor cannot nothing nobody nowhere".split())
 _QUALIFIERS = frozenset("""except excluding without but however although though unlike instead rather only
     rarely seldom hardly barely partly partially sometimes""".split())
+# Words the stopword list drops that still carry a claim: "the same sound" is not "different
+# sounds", "all ants" is not "ants". A "Yes" needs the answer to say those the question says.
+_CLAIM_WORDS = frozenset("""above after against all any before below between both each every few fewer less least
+    more most other over same some than under""".split())
 _COUNTS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 _RANKS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 _VALUES = {w: str(i) for i, w in enumerate(_COUNTS)} | {w: str(i) for i, w in enumerate(_RANKS) if i}
@@ -91,7 +97,8 @@ def side_of(answer: str, question: str) -> str | None:
     if asked_values - values and values - asked_values:
         return "no"  # another number or rank in place of the one asked about
     qualified = (set(said) & _QUALIFIERS) - set(asked_words)
-    if asked <= held and asked_values <= values and not qualified:
+    claims, asked_claims = set(said) & _CLAIM_WORDS, set(asked_words) & _CLAIM_WORDS
+    if asked <= held and asked_values <= values and not qualified and asked_claims <= claims:
         return "yes"
     return None
 
@@ -122,7 +129,7 @@ def side_problem(answer: str, question: str) -> str:
     if not takes_side(answer, question):
         return "the answer does not say yes or no"
     said = said_side(answer)
-    if said is None or _negations(_words(question)):  # "No, it is." can be right for "Is it not ...?"
+    if not _SIDE_WORD.match(answer) or _negations(_words(question)):  # "No, it is." can be right for "Is it not ...?"
         return ""
     rest = _SIDE.sub("", answer, count=1).lstrip(" ,.;:!-")
     if side_of(rest, question) not in (None, said):
