@@ -15,10 +15,11 @@ def test_ask_answers_with_citations_of_the_passages_it_was_given(sample_index, c
     payload = result.json()
     assert set(payload) >= {"question", "answer", "answered", "supported", "citations", "hits", "timings"}
     assert payload["answered"] is True and payload["supported"] is True, payload
-    assert "april" in payload["answer"].lower() and not payload["answer"].lower().startswith("according")
+    answer = payload["answer"].lower()  # the passage: "from 1 April to 15 July"
+    assert ("april" in answer or "july" in answer) and not answer.startswith("according"), payload["answer"]
     given = {h["chunk_id"]: h for h in payload["hits"]}
     cited = [c for c in payload["citations"] if c["cited"]]
-    assert cited and {c["chunk_id"] for c in cited} <= set(given)  # consulted-only passages do not count
+    assert cited and {c["chunk_id"] for c in cited} <= set(given), payload  # consulted-only passages do not count
     assert any("Heron Inlet is closed" in given[c["chunk_id"]]["text"] for c in cited)
     assert [c["number"] for c in payload["citations"]] == sorted(c["number"] for c in payload["citations"])
     for key in ("retrieve", "first_token", "generate", "total"):
@@ -37,6 +38,7 @@ def test_a_yes_no_question_gets_an_answer_that_takes_a_side(sample_index, cli):
         assert takes_side(payload["answer"], question) and payload["not_verified"] is None, payload["answer"]
     else:  # the model's words (they differ between CPUs) did not give one: said, and nothing cited
         assert payload["not_verified"] and not any(c["cited"] for c in payload["citations"]), payload
+        assert "[" not in payload["answer"]  # no citation marker in an answer shown as the model's guess
 
 
 def test_question_the_documents_do_not_answer_abstains_with_the_closest_passages(sample_index, cli):

@@ -42,8 +42,9 @@ def test_an_answer_is_shown_with_its_sources_and_progress(sample_index):
     code, screen = run_on_a_terminal("ask", "When is Heron Inlet closed to sampling?", "--index", sample_index, *LLM)
     assert code == 0, screen
     assert "reading " in screen and " passage" in screen  # progress while the prompt is read
-    answer_line = next(line for line in screen.splitlines() if "April" in line)
-    assert not answer_line.lower().startswith("according")
+    # the passage says "from 1 April to 15 July"; the 135M model's wording differs between machines
+    answer_line = next((line for line in screen.splitlines() if "April" in line or "July" in line), None)
+    assert answer_line is not None and not answer_line.lower().startswith("according"), screen
     assert "Sources" in screen and "field-guide.pdf" in screen and "total" in screen
     assert not screen.lstrip().startswith("{")  # people get sentences, not JSON
 
