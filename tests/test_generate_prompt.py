@@ -13,6 +13,7 @@ from ragchain_cli.generate.prompt import (
     extract_citations,
     format_passage,
     pack_context,
+    without_citations,
 )
 from ragchain_cli.types import Chunk, Citation, Hit
 
@@ -133,3 +134,9 @@ def test_attribution_never_cuts_a_number_at_its_decimal_point():
                            ["each registered visitor must now pay 0.42 euros a day"])
     assert text.startswith("Each registered visitor must now pay 0.42 euros [1].")
     assert used == [1]
+
+
+def test_an_answer_shown_as_a_guess_loses_its_citation_markers():
+    assert without_citations("Yes, Heron Inlet is closed in August [1].") == "Yes, Heron Inlet is closed in August."
+    assert without_citations("It opens at 9 [1, 3] and closes at 5 [2].") == "It opens at 9 and closes at 5."
+    assert without_citations("No markers here.") == "No markers here."

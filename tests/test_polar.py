@@ -63,11 +63,13 @@ def test_a_yes_claims_the_numbers_and_names_of_the_question_and_is_checked_for_t
     assert check_support("No, he died in 1993 [1].", question, passages).supported  # "No" claims no 1998
     closed = ["Heron Inlet is closed to all sampling from 1 April to 15 July to protect nesting birds."]
     invented = check_support("Yes, Heron Inlet is closed in August [1].", "Is Heron Inlet closed in August?", closed)
-    assert not invented.supported and invented.missing == ["August"]
+    assert not invented.supported and invented.missing == ["August"] and invented.apart == []
+    assert invented.reason() == "the passages do not contain August"
     assert check_support("Yes, Heron Inlet is closed in April [1].", "Is Heron Inlet closed in April?", closed).supported
     apart = closed + ["More than 70 percent of the solar yield arrives between April and August."]
-    assert check_support("Yes, Heron Inlet is closed in August [1].", "Is Heron Inlet closed in August?",
-                         apart).missing == ["August"]  # one claim, one passage
+    scattered = check_support("Yes, Heron Inlet is closed in August [1].", "Is Heron Inlet closed in August?", apart)
+    assert not scattered.supported and scattered.missing == [] and scattered.apart == ["August"]  # one claim, one passage
+    assert scattered.reason() == "no one passage holds August together with Heron, Inlet"
 
 
 def test_an_answer_that_takes_no_side_or_both_is_not_a_usable_yes_or_no():

@@ -94,7 +94,8 @@ def _abstain_hint(console, payload: dict) -> None:
     """Why the passages above were not answered from, when the evidence rule decided it (not the model)."""
     evidence = payload.get("evidence") or {}
     if payload["hits"] and "draft" not in payload and evidence.get("probability") is not None:
-        console.print(f"[dim]The evidence that they answer it is weak ({evidence['probability']:.0%}, 50% needed); "
+        console.print(f"[dim]How likely these passages answer it, from their overlap with the question: "
+                      f"{evidence['probability']:.0%} (ragchain answers from 50%); "
                       "--no-abstain answers from them anyway.[/]")
 
 

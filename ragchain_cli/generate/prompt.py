@@ -121,6 +121,11 @@ def _citation(number: int, hit: Hit, consulted: bool = False) -> Citation:
     return SourceConsulted(**fields) if consulted else Citation(**fields)
 
 
+def without_citations(answer_text: str) -> str:
+    """The answer with its [n] markers removed: "closed in August [1]." -> "closed in August."."""
+    return _CITATION.sub("", answer_text).strip()
+
+
 def extract_citations(answer_text: str, packed: list[Hit]) -> tuple[str, list[Citation]]:
     """Drop [n] markers that point at no passage; return the cleaned text and what it cites."""
     cited: set[int] = set()

@@ -78,6 +78,18 @@ class Support:
     supported: bool
     checked: list[str] = field(default_factory=list)  # the answer's key terms
     missing: list[str] = field(default_factory=list)  # those the passages do not contain
+    apart: list[str] = field(default_factory=list)  # a Yes's claimed terms found, but not in one passage with the rest
+
+    def reason(self) -> str:
+        """Why the answer is not verified, as a phrase ("" when it is)."""
+        if self.supported:
+            return ""
+        reasons = [f"the passages do not contain {', '.join(self.missing)}"] if self.missing else []
+        if self.apart:
+            rest = [t for t in self.checked if t not in self.apart and t not in self.missing]
+            reasons.append(f"no one passage holds {', '.join(self.apart)}"
+                           + (f" together with {', '.join(rest)}" if rest else " together"))
+        return "; ".join(reasons) or "the passages do not contain its key content"
 
 
 def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
@@ -110,8 +122,9 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     claimed = _claimed(answer, question, stats)
     apart = _apart(claimed, held)
     supported = not numbers_missing and len(missing) <= allowed and not apart
+    absent = [c for c in apart if stem(c) not in present and c not in missing]
     return Support(supported=supported, checked=keys + [c for c in claimed if c not in keys],
-                   missing=missing + [c for c in apart if c not in missing])
+                   missing=missing + absent, apart=[c for c in apart if c not in absent and c not in missing])
 
 
 def _claimed(answer: str, question: str, stats: TermStats | None) -> list[str]:

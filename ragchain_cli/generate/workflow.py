@@ -29,10 +29,10 @@ from ..retrieve.payload import hit_payload
 from ..types import Hit
 from .answer import generate_answer, pack
 from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evidence
-from .prompt import YES_NO_REMINDER, SourceConsulted, build_judge_messages
+from .prompt import YES_NO_REMINDER, SourceConsulted, build_judge_messages, without_citations
 from .select import Sentences, choose, score_sentences
 from .polar import is_polar, side_problem, state_side, takes_side
-from .support import Support, check_support, says_unknown
+from .support import check_support, says_unknown
 from .terms import TermStats
 
 NOT_SAID = "The documents do not say."
@@ -137,14 +137,15 @@ class AskWorkflow:
             return {**_abstained(question, NOT_SAID, packed, evidence, timings, started), "draft": answer.text,
                     "streamed": on_token is not None and bool(answer.text)}
         support = check_support(answer.text, question, [h.chunk.text for h in packed], self.stats)
-        why = side_problem(answer.text, question) or _missing(support)
+        why = side_problem(answer.text, question) or support.reason()
         citations = answer.citations
-        if why:  # never shown as cited fact
+        if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
+            answer.text = without_citations(answer.text)
             citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
         timings.update(first_token=before + answer.timings["first_token"], generate=answer.timings["generate"])
         timings["total"] = time.perf_counter() - started
         return {"question": question, "answer": answer.text, "answered": True, "supported": not why,
-                "not_verified": why or None, "unsupported_terms": support.missing,
+                "not_verified": why or None, "unsupported_terms": support.missing + support.apart,
                 "citations": [_citation(c) for c in citations],
                 "hits": _hits(packed, with_text=True), "timings": _rounded(timings),
                 "evidence": evidence.payload(), "streamed": on_token is not None}
@@ -152,13 +153,6 @@ class AskWorkflow:
     def ask_many(self, questions: Iterable[str], on_token=None, on_progress=None) -> Iterator[dict]:
         for question in questions:
             yield self.ask(question, on_token=on_token, on_progress=on_progress)
-
-
-def _missing(support: Support) -> str:
-    """Why the support check did not verify the answer, or "" when it did."""
-    if support.supported:
-        return ""
-    return f"the passages do not contain {', '.join(support.missing) or 'its key content'}"
 
 
 @contextmanager
