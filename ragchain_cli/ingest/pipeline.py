@@ -146,8 +146,8 @@ class _Notes:
         self.say(f"{self.path} ({chunks:,} chunks embedded)")
 
     def say(self, text: str) -> None:
-        if self.progress is not None:  # files finished: the current one is done once its chunks are written
-            self.progress(max(self.done - 1, 0), self.total, text)
+        if self.progress is not None:
+            self.progress(self.done, self.total, text)
 
 
 def _embedder_loader(options: IngestOptions, say: Callable[[str], None]) -> Callable:
