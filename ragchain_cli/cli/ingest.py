@@ -119,15 +119,18 @@ def _report_problems(report) -> None:
 def _run(store, paths, options, ingest):
     if not stderr.is_terminal:
         return ingest(store, paths, options)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    columns = (TextColumn("ingest"), BarColumn(), TextColumn("{task.fields[files]}"), TimeElapsedColumn(),
                TextColumn("{task.description}"))
     with Progress(*columns, console=stderr, transient=True) as bar:
-        task = bar.add_task("", total=None)
+        task = bar.add_task("", total=None, files="")
 
         def progress(done: int, total: int, path: str) -> None:
-            bar.update(task, completed=done, total=total, description=shown(Path(path).name[-40:]))
+            # one step more than the files: the bar is not full, nor its clock stopped, while the
+            # last file's chunks are still embedded and written
+            bar.update(task, completed=done, total=total + 1, files=f"{done}/{total}",
+                       description=shown(Path(path).name[-40:]))
 
         return ingest(store, paths, options, progress)
 
