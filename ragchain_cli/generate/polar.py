@@ -128,10 +128,10 @@ def side_problem(answer: str, question: str) -> str:
         return ""
     if not takes_side(answer, question):
         return "the answer does not say yes or no"
-    said = said_side(answer)
-    if not _SIDE_WORD.match(answer) or _negations(_words(question)):  # "No, it is." can be right for "Is it not ...?"
+    opening = _SIDE_WORD.match(answer)
+    if opening is None or _negations(_words(question)):  # "No, it is." can be right for "Is it not ...?"
         return ""
-    rest = _SIDE.sub("", answer, count=1).lstrip(" ,.;:!-")
-    if side_of(rest, question) not in (None, said):
+    said = said_side(answer)
+    if side_of(answer[opening.end():].lstrip(), question) not in (None, said):
         return f'the answer says "{said}" and then the opposite'
     return ""
