@@ -7,7 +7,8 @@ import math
 
 from ragchain_cli.generate.evidence import Evidence, coverage, question_weights, retrieval_evidence
 from ragchain_cli.generate.select import score_sentences, select_context, sentences
-from ragchain_cli.generate.support import SentenceStream, check_support, key_terms, says_unknown, shorten
+from ragchain_cli.generate.support import (SentenceStream, check_support, drawn_from, key_terms, says_unknown,
+                                          shorten)
 from ragchain_cli.generate.terms import TermStats
 from ragchain_cli.types import Chunk, Hit
 
@@ -129,3 +130,19 @@ def test_context_reads_a_sentence_shared_by_overlapping_chunks_once():
     twice = select_context("When is Heron Inlet closed?", [hit(1, first), hit(2, second)], words, budget_tokens=40,
                            weights=weights, neighbours=1, dedupe=False)
     assert twice[1].chunk.text == second
+
+
+def test_an_answer_is_drawn_from_a_sentence_by_the_words_it_adds_to_the_question():
+    question, best = "Who is the mayor of Montreal?", "The mayor is Gérald Tremblay."
+    assert drawn_from("The mayor of Montreal is Gérald Tremblay [1].", question, best) == 1.0
+    assert drawn_from("Jean Drapeau is the mayor of Montreal [2].", question, best) == 0.0  # a neighbouring fact
+    assert drawn_from("Gérald Tremblay and Jean Drapeau.", question, best) == 2 / 5  # and, jean, drapeau: not in it
+    assert drawn_from("The mayor of Montreal.", question, best) == 0.0  # adds nothing to the question
+
+
+def test_the_best_sentence_is_the_one_that_matches_the_question_best():
+    text = "Ferries leave at noon. Osprey nests close Heron Inlet from April. Bring boots."
+    weights = {"heron": 2.0, "inlet": 2.0, "close": 1.0}
+    found = score_sentences("When is Heron Inlet closed?", [hit(1, "Unrelated words."), hit(2, text)], weights)
+    assert found.best() == "Osprey nests close Heron Inlet from April."
+    assert score_sentences("When is Heron Inlet closed?", [], weights).best() == ""

@@ -29,6 +29,9 @@ def ask_command(
     context_tokens: Annotated[int, typer.Option(
         "--context-tokens", metavar="N", help="Passage tokens the model reads: the best sentences of the top passages")] = 360,
     passages: Annotated[int, typer.Option("--passages", metavar="N", help="Top hits whose sentences compete for the context")] = 4,
+    focus_tokens: Annotated[int, typer.Option(
+        "--focus-tokens", metavar="N", min=0, help="Passage tokens of the second reading of an answer not drawn from the "
+        "sentence that best matches the question (0: no second reading)")] = 80,
     abstain: Annotated[bool, typer.Option("--abstain/--no-abstain", help="Say the documents do not say when the "
                                           "evidence is weak (default), or always answer")] = True,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
@@ -44,7 +47,7 @@ def ask_command(
                              llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling)
     search = search_options(settings, since, until, source, recency, recency_weight)
     options = AskOptions(max_tokens=max_tokens, context_tokens=context_tokens, passages=passages, abstain=abstain,
-                         generate=not no_generate)
+                         generate=not no_generate, focus_tokens=focus_tokens)
     out = Output(as_json)
     with open_workflow(settings, options, search, on_progress=progress) as workflow:
         settle(workflow.pipeline)
@@ -52,8 +55,7 @@ def ask_command(
             for payload in workflow.ask_many(_stdin_questions()):
                 out.line(payload)
             return
-        streams = not out.json and out.console.is_terminal
-        payload = workflow.ask(question, on_token=out.stream if streams else None, on_progress=progress)
+        payload = workflow.ask(question, on_progress=progress)
         out.data(payload, lambda console: render(console, payload))
 
 
@@ -71,8 +73,6 @@ def render(console, payload: dict) -> None:
         from .search import render as render_hits
 
         return render_hits(console, payload)
-    if payload.get("streamed"):
-        console.print()  # end the streamed line
     if not payload["answered"]:
         console.print(f"[bold]{shown(payload['answer'])}[/]")
         if payload["hits"]:
@@ -82,8 +82,7 @@ def render(console, payload: dict) -> None:
             _older(console, hit)
         _abstain_hint(console, payload)
     else:
-        if not payload.get("streamed"):
-            console.print(shown(payload["answer"]))
+        console.print(shown(payload["answer"]))
         _render_sources(console, payload)
     t = payload["timings"]
     first = f"first token {t.get('first_token', 0):.2f}s  " if "generate" in t else ""  # else the model never ran

@@ -59,10 +59,6 @@ class Output:
         else:
             human(self.console)
 
-    def stream(self, piece: str) -> None:
-        """A piece of a streamed answer, on stdout as it arrives (human mode only)."""
-        _write(piece)
-
     def line(self, payload: Any) -> None:
         """One JSONL record (stdin modes stream one line per input)."""
         _write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")

@@ -51,6 +51,13 @@ class Sentences:
     best_cosine: float = 0.0  # the best question-sentence cosine (0.0 without an encoder)
     best_share: float = 0.0  # the largest IDF-weighted share of the question's words in one sentence
 
+    def best(self) -> str:
+        """The sentence that matches the question best ("" when the passages hold none)."""
+        if not self.where:
+            return ""
+        p, i = self.where[int(np.argmax(self.scores))]
+        return self.split[p][i]
+
 
 def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], encoder: Encoder | None = None,
                     passages: int = 4) -> Sentences:

@@ -50,6 +50,13 @@ def says_unknown(text: str) -> bool:
     return bool(_UNKNOWN.search(text))
 
 
+def drawn_from(answer: str, question: str, sentence: str) -> float:
+    """The share of the answer's own words (stems the question lacks) that `sentence` holds; 0.0 when
+    the answer adds no word to the question."""
+    own = stems_of(without_markers(answer)) - stems_of(question)
+    return len(own & stems_of(sentence)) / len(own) if own else 0.0
+
+
 def strip_preamble(text: str) -> str:
     """'According to the passage, ants are ...' -> 'Ants are ...'."""
     stripped = _PREAMBLE.sub("", text, count=1)
