@@ -94,3 +94,18 @@ def test_an_answer_that_is_not_verified_says_why_on_the_terminal():
     text = console.export_text()
     assert "Not verified: the answer does not say yes or no; treat this answer as the model's guess" in text
     assert "Passages consulted (none is cited for this answer)" in text and "[1] a.txt" in text
+
+
+def test_passages_read_but_not_cited_are_named_under_the_sources():
+    from rich.console import Console
+
+    from ragchain_cli.cli.ask import _render_sources
+
+    console = Console(record=True, width=200)
+    cited = {"number": 2, "chunk_id": "c2", "doc_id": "handbook.md", "page": None, "cited": True}
+    hits = [{"rank": 1, "doc_id": "timetable.html", "page": None}, {"rank": 2, "doc_id": "handbook.md", "page": None},
+            {"rank": 3, "doc_id": "guide.pdf", "page": 2}]
+    _render_sources(console, {"supported": True, "citations": [cited], "hits": hits})
+    text = console.export_text()
+    assert "Sources" in text and "[2] handbook.md  c2" in text
+    assert "also read, not cited: [1] timetable.html, [3] guide.pdf p.2" in text

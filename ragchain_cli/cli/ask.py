@@ -52,7 +52,7 @@ def ask_command(
     with open_workflow(settings, options, search, on_progress=progress) as workflow:
         settle(workflow.pipeline)
         if question == "-":
-            for payload in workflow.ask_many(_stdin_questions()):
+            for payload in workflow.ask_many(_stdin_questions(), on_progress=progress):
                 out.line(payload)
             return
         payload = workflow.ask(question, on_progress=progress)
@@ -85,8 +85,8 @@ def render(console, payload: dict) -> None:
         console.print(shown(payload["answer"]))
         _render_sources(console, payload)
     t = payload["timings"]
-    first = f"first token {t.get('first_token', 0):.2f}s  " if "generate" in t else ""  # else the model never ran
-    console.print(f"[dim]retrieve {t['retrieve']:.2f}s  {first}total {t.get('total', 0):.2f}s[/]")
+    model = f"answering {t['generate']:.2f}s  " if "generate" in t else ""  # else the model never ran
+    console.print(f"[dim]retrieve {t['retrieve']:.2f}s  {model}total {t.get('total', 0):.2f}s[/]")
 
 
 def _abstain_hint(console, payload: dict) -> None:
@@ -112,6 +112,10 @@ def _render_sources(console, payload: dict) -> None:
         hit = by_number.get(c["number"], {"doc_id": c["doc_id"], "page": c["page"]})
         console.print(f"  [{c['number']}] {_where(hit)}  [dim]{c['chunk_id']}[/]")
         _older(console, hit)
+    listed = {c["number"] for c in payload["citations"]}
+    also = [f"[{h['rank']}] {_where(h)}" for h in payload["hits"] if h["rank"] not in listed]
+    if also:  # read by the model but not cited: why the numbers above have gaps
+        console.print(f"  [dim]also read, not cited: {', '.join(also)}[/]")
     replaced = {old: h["doc_id"] for h in payload["hits"] for old in h.get("older_versions", [])}
     for old, new in replaced.items():  # --latest dropped these
         console.print(f"  [dim]older version {shown(old)} also matched; answered from {shown(new)}[/]")
