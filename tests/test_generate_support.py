@@ -8,7 +8,7 @@ import math
 from ragchain_cli.generate.evidence import Evidence, coverage, question_weights, retrieval_evidence
 from ragchain_cli.generate.select import score_sentences, select_context, sentences
 from ragchain_cli.generate.support import (SentenceStream, check_support, drawn_from, key_terms, says_unknown,
-                                          shorten)
+                                          shorten, speaks_of_passages)
 from ragchain_cli.generate.terms import TermStats
 from ragchain_cli.types import Chunk, Hit
 
@@ -146,3 +146,11 @@ def test_the_best_sentence_is_the_one_that_matches_the_question_best():
     found = score_sentences("When is Heron Inlet closed?", [hit(1, "Unrelated words."), hit(2, text)], weights)
     assert found.best() == "Osprey nests close Heron Inlet from April."
     assert score_sentences("When is Heron Inlet closed?", [], weights).best() == ""
+
+
+def test_a_remark_on_the_passages_is_no_answer_but_a_preamble_before_a_fact_is_stripped():
+    assert speaks_of_passages("The passage is about the fishing in Heron Inlet, not about the fishing in Heron Inlet.")
+    assert speaks_of_passages("The passage on violins is not relevant to the answer.")
+    assert not speaks_of_passages("The passage of the Act in 1867 made it a province.")  # a fact
+    assert not speaks_of_passages("Passage Island is closed in May.")
+    assert shorten("The passage [2] states that the drum kit has a pair of hi-hats.") == "The drum kit has a pair of hi-hats."

@@ -28,7 +28,7 @@ MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (par
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:according to|based on|from|in|as stated in|as mentioned in)\s+(?:the\s+)?(?:provided\s+|given\s+)?"
     r"(?:passages?|context|texts?|documents?|information)(?:\s*\[[\d,\s]+\])*(?:\s+(?:provided|given|above))?\s*[,:]?"
-    r"|the\s+(?:provided\s+)?(?:passages?|context|texts?|documents?)\s+(?:states?|says?|mentions?|indicates?|"
+    r"|the\s+(?:provided\s+)?(?:passages?|context|texts?|documents?)(?:\s*\[[\d,\s]+\])*\s+(?:states?|says?|mentions?|indicates?|"
     r"explains?)(?:\s+that)?\s*[,:]?)\s*",
     re.IGNORECASE,
 )
@@ -48,6 +48,19 @@ _UNKNOWN = re.compile(
 def says_unknown(text: str) -> bool:
     """The model's reply is a refusal ("I do not know", "The passages do not mention ...")."""
     return bool(_UNKNOWN.search(text))
+
+
+# An answer whose subject is the passages themselves ("The passage is about the fishing in Heron
+# Inlet, not ...", "The passage on violins is not relevant"): a remark on the context, not an answer
+# from it (the 135M model's, when it does not find one). A preamble before a fact is stripped first.
+# "The passage of the Act in 1867 ..." is a fact, not a remark on the passages.
+_ABOUT_PASSAGES = re.compile(r"^\s*(?:the|this|these|that)\s+(?:provided\s+|given\s+)?passages?\b(?!\s+of\b)", re.IGNORECASE)
+ABOUT_PASSAGES = "the answer speaks of the passages, not of what the question asks"
+
+
+def speaks_of_passages(answer: str) -> bool:
+    """Is the answer a remark on the passages rather than an answer from them?"""
+    return bool(_ABOUT_PASSAGES.match(answer))
 
 
 def drawn_from(answer: str, question: str, sentence: str) -> float:
