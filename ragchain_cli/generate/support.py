@@ -55,12 +55,16 @@ def says_unknown(text: str) -> bool:
 # from it (the 135M model's, when it does not find one). A preamble before a fact is stripped first.
 # "The passage of the Act in 1867 ..." is a fact, not a remark on the passages.
 _ABOUT_PASSAGES = re.compile(r"^\s*(?:the|this|these|that)\s+(?:provided\s+|given\s+)?passages?\b(?!\s+of\b)", re.IGNORECASE)
-ABOUT_PASSAGES = "the answer speaks of the passages, not of what the question asks"
 
 
 def speaks_of_passages(answer: str) -> bool:
     """Is the answer a remark on the passages rather than an answer from them?"""
     return bool(_ABOUT_PASSAGES.match(answer))
+
+
+def passage_remark(answer: str) -> str:
+    """Why the answer is not verified when it only remarks on the passages, else "" (as side_problem)."""
+    return "the answer speaks of the passages, not of what the question asks" if speaks_of_passages(answer) else ""
 
 
 def drawn_from(answer: str, question: str, sentence: str) -> float:

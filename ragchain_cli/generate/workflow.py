@@ -34,7 +34,7 @@ from .evidence import JUDGE_WEIGHTED, Evidence, question_weights, retrieval_evid
 from .prompt import YES_NO_REMINDER, SourceConsulted, build_judge_messages, without_citations
 from .select import Sentences, choose, score_sentences
 from .polar import is_polar, side_problem, state_side, takes_side
-from .support import ABOUT_PASSAGES, check_support, drawn_from, says_unknown, speaks_of_passages
+from .support import check_support, drawn_from, passage_remark, says_unknown
 from .terms import TermStats
 
 NOT_SAID = "The documents do not say."
@@ -162,8 +162,7 @@ class AskWorkflow:
         if says_unknown(answer.text):  # the model itself found no answer in the passages
             return {**_abstained(question, NOT_SAID, packed, evidence, timings, started), "draft": answer.text}
         support = check_support(answer.text, question, [h.chunk.text for h in packed], self.stats)
-        why = (side_problem(answer.text, question) or (ABOUT_PASSAGES if speaks_of_passages(answer.text) else "")
-               or support.reason())
+        why = side_problem(answer.text, question) or passage_remark(answer.text) or support.reason()
         citations = answer.citations
         if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
             answer.text = without_citations(answer.text)
