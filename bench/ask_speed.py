@@ -36,7 +36,8 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     configs = PAIRS[args.pair]
     from ragchain_cli.config import load_settings
-    from ragchain_cli.generate.workflow import AskOptions, open_workflow
+    from ragchain_cli.answering import open_workflow
+    from ragchain_cli.generate.workflow import AskOptions
 
     rows = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
     questions = [r["question"] for r in rows if r.get("answers")][: args.n]

@@ -1,4 +1,4 @@
-"""Fit the abstention rule's few weights (generate/evidence.py) on half A of the QA split only.
+"""Fit the abstention rule's few weights (generate/decide.py) on half A of the QA split only.
 
     python bench/qa_abstain.py collect-retrieval --index INDEX --out A-retrieval.jsonl [--half A] # no model
     python bench/qa_abstain.py collect --index INDEX --llm MODEL --out A-MODEL.jsonl   # with the judge
@@ -53,7 +53,8 @@ def tuning_questions() -> list[tuple[str, bool]]:
 
 def collect(index: str, llm: str, out: Path) -> None:
     from ragchain_cli.config import load_settings
-    from ragchain_cli.generate.workflow import AskOptions, ask_payloads
+    from ragchain_cli.answering import ask_payloads
+    from ragchain_cli.generate.workflow import AskOptions
 
     settings = load_settings({"index": index, "llm": llm}, config_files=[])
     questions = tuning_questions()
@@ -67,7 +68,8 @@ def collect(index: str, llm: str, out: Path) -> None:
 def collect_retrieval(index: str, out: Path, half: str = "A") -> None:
     """The model-free signals: answerable, article-removed and written-unanswerable rows (see above)."""
     from ragchain_cli.config import load_settings
-    from ragchain_cli.generate.workflow import AskOptions, open_workflow
+    from ragchain_cli.answering import open_workflow
+    from ragchain_cli.generate.workflow import AskOptions
     from ragchain_cli.retrieve.pipeline import search_options
 
     written = [r for r in _jsonl(HERE / "qa" / f"eval-{half}.jsonl") if not r["answers"]]
@@ -145,7 +147,7 @@ def main(argv: list[str]) -> None:
         print("WEIGHTS = {" + ", ".join(f'"{s}": {w:.3f}' for s, w in zip(SIGNALS, weights)) + "}")
         print(f"BIAS = {bias:.3f}")
     else:
-        from ragchain_cli.generate.evidence import BIAS, WEIGHTS
+        from ragchain_cli.generate.decide import BIAS, WEIGHTS
 
         weights, bias = np.array([WEIGHTS[s] for s in SIGNALS]), BIAS
     for path in args.files:

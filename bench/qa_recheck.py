@@ -14,7 +14,7 @@ from pathlib import Path
 
 def main(index: str, predictions: str) -> None:
     from ragchain_cli.generate.support import check_support
-    from ragchain_cli.generate.terms import TermStats
+    from ragchain_cli.text.words import TermStats
     from ragchain_cli.stores.index import Index
 
     store = Index(Path(index))

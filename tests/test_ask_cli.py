@@ -3,8 +3,8 @@
 import io
 import sys
 
-from ragchain_cli.generate.polar import takes_side
-from ragchain_cli.generate.workflow import NOT_SAID
+from ragchain_cli.generate.decide import NOT_SAID
+from ragchain_cli.text.claims import takes_side
 
 LLM = ("--llm", "smollm2-135m-instruct", "--max-tokens", "48")
 

@@ -13,8 +13,8 @@ from ragchain_cli.generate.prompt import (
     extract_citations,
     format_passage,
     pack_context,
-    without_citations,
 )
+from ragchain_cli.text.replies import without_citations
 from ragchain_cli.types import Chunk, Citation, Hit
 
 

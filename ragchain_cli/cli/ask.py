@@ -39,7 +39,8 @@ def ask_command(
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
-    from ..generate.workflow import AskOptions, open_workflow
+    from ..answering import open_workflow
+    from ..generate.workflow import AskOptions
 
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
@@ -50,7 +51,7 @@ def ask_command(
                          generate=not no_generate, focus_tokens=focus_tokens)
     out = Output(as_json)
     with open_workflow(settings, options, search, on_progress=progress) as workflow:
-        settle(workflow.pipeline)
+        settle(workflow)
         if question == "-":
             for payload in workflow.ask_many(_stdin_questions(), on_progress=progress):
                 out.line(payload)

@@ -20,7 +20,7 @@ SHOWN = [("correct", "correct"), ("correct_said", "said"), ("f1", "F1"), ("exact
 
 def ask_payloads(settings, questions: list[str]) -> Iterator[dict]:
     """THE one adapter from `eval --qa` to the ask workflow: one `ask --json` payload per question."""
-    from ..generate.workflow import ask_payloads as workflow
+    from ..answering import ask_payloads as workflow
 
     return workflow(settings, questions)
 

@@ -11,7 +11,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
-from ..retrieve.payload import hit_payload
+from ..types import hit_payload
 from ..retrieve.spelling import Spelling
 from .output import Output, shown, warn
 

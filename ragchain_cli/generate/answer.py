@@ -12,11 +12,11 @@ from typing import Callable, Protocol
 
 from ..errors import UsageError
 from ..types import Answer, Hit
+from ..text.replies import NO_ANSWER, shorten, strip_preamble
+from ..text.sentences import first_sentence
 from .prompt import ANSWER_REMINDER, build_messages, extract_citations, pack_context
-from .support import SentenceStream
 
 NOTHING_FOUND = "I found nothing in the index that answers this question."
-NO_ANSWER = "The model gave no answer from the retrieved passages."
 PROMPT_MARGIN = 48  # chat-template tokens around the messages, plus slack
 STOP = ["<context>", "</context>", "<passage", "\n\n"]  # small models sometimes start reciting the prompt
 
@@ -92,7 +92,7 @@ def generate_answer(question: str, packed: list[Hit], llm: ChatModel, max_tokens
     stream = SentenceStream(on_token)
     timings = _generate_timed(llm, build_messages(question, packed, reminder), max_tokens, stream)
     text, citations = extract_citations(stream.close(), packed)
-    return Answer(question=question, text=text or NO_ANSWER, citations=citations, hits=packed, timings=timings)
+    return Answer(question=question, text=text.strip() or NO_ANSWER, citations=citations, hits=packed, timings=timings)
 
 
 class _Enough(Exception):
@@ -120,3 +120,21 @@ def _generate_timed(llm: ChatModel, messages: list[dict], max_tokens: int, strea
         pass
     finished = time.perf_counter()
     return {"first_token": (first[0] if first else finished) - started, "generate": finished - started}
+
+
+class SentenceStream:
+    """Collects streamed pieces and reports `done` once the first sentence has ended (the text
+    goes on after it), so generation can stop there; `close` gives that sentence, preamble stripped."""
+
+    def __init__(self, emit: Callable[[str], None] | None = None) -> None:
+        self.emit, self.raw, self.done = emit, "", False
+
+    def feed(self, piece: str) -> None:
+        self.raw += piece
+        if self.emit is not None:
+            self.emit(piece)
+        if piece.strip() or "\n" in piece:
+            self.done = first_sentence(strip_preamble(self.raw))[1]
+
+    def close(self) -> str:
+        return shorten(self.raw)

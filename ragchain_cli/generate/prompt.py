@@ -21,6 +21,7 @@ from typing import Callable
 
 from ..errors import UsageError
 from ..types import Citation, Hit
+from ..text.words import MARKER
 from .attribution import attribute
 
 SYSTEM_PROMPT = (
@@ -45,7 +46,6 @@ YES_NO_REMINDER = ("Answer yes or no first, then give the fact from the passages
 JUDGE_REMINDER = "Do the passages above contain the answer to this question? Reply yes or no."
 
 _DELIMITER = re.compile(r"<(?=\s*/?\s*(?:context|passage)\b)", re.IGNORECASE)
-_CITATION = re.compile(r"(?P<space>[ \t]*)\[\s*(?P<numbers>\d+(?:\s*[,;]\s*\d+)*)\s*\]")
 
 
 @dataclass
@@ -121,11 +121,6 @@ def _citation(number: int, hit: Hit, consulted: bool = False) -> Citation:
     return SourceConsulted(**fields) if consulted else Citation(**fields)
 
 
-def without_citations(answer_text: str) -> str:
-    """The answer with its [n] markers removed: "closed in August [1]." -> "closed in August."."""
-    return _CITATION.sub("", answer_text).strip()
-
-
 def extract_citations(answer_text: str, packed: list[Hit]) -> tuple[str, list[Citation]]:
     """Drop [n] markers that point at no passage; return the cleaned text and what it cites."""
     cited: set[int] = set()
@@ -140,7 +135,7 @@ def extract_citations(answer_text: str, packed: list[Hit]) -> tuple[str, list[Ci
             return match.group(0)
         return f"{match.group('space')}[{', '.join(str(n) for n in valid)}]"
 
-    text = _CITATION.sub(keep_valid, answer_text).strip()
+    text = MARKER.sub(keep_valid, answer_text).strip()
     if not cited:
         text, attributed = attribute(text, [_chunk_of(hit).text for hit in packed])
         cited.update(attributed)

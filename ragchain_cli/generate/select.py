@@ -11,33 +11,22 @@ returned hits carry the reduced text, so what the JSON shows is exactly what the
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
 import numpy as np
 
 from ..types import Hit
-from .terms import stems_of
+from ..text.sentences import sentences
+from ..text.words import stems_of
 
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•\d])")
 LEXICAL_WEIGHT = 0.5
 DENSE_CANDIDATES = 16  # sentences embedded per question: encoding every one cost seconds on 2 cores
 BATCH = 8
-MAX_SENTENCE_CHARS = 600
 
 
 class Encoder(Protocol):
     def embed(self, texts: list[str]) -> np.ndarray: ...
-
-
-def sentences(text: str) -> list[str]:
-    """A passage split into sentences (and list items / paragraphs); long runs cut to size."""
-    parts = [" ".join(p.split()) for p in _SPLIT.split(text)]
-    out: list[str] = []
-    for part in filter(None, parts):
-        out.extend(part[i : i + MAX_SENTENCE_CHARS] for i in range(0, len(part), MAX_SENTENCE_CHARS))
-    return out
 
 
 @dataclass

@@ -28,7 +28,7 @@ from ..stores.index import Index
 from ..stores.lexical import plain_terms
 from ..types import Hit
 from .dense import DenseRetriever
-from .stopwords import STOPWORDS
+from ..text.words import STOPWORDS
 
 
 def _check(name: str, value: float, low: float, high: float | None = None) -> None:

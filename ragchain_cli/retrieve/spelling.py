@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Callable
 
-from .stopwords import STOPWORDS
+from ..text.words import STOPWORDS
 
 MIN_LETTERS = 5
 FUNCTION_WORDS = sorted(w for w in STOPWORDS if len(w) >= MIN_LETTERS)

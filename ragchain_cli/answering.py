@@ -1,0 +1,65 @@
+"""The answer workflow assembled from an index: its search pipeline as the search callable, its
+lexical statistics, its query encoder, and the answer model loaded on first need (generate/ sees
+none of retrieve/ or stores/; this module joins them)."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from .generate.gather import Search, Searched
+from .generate.workflow import AskOptions, AskWorkflow
+from .text.words import TermStats
+
+Progress = Callable[[str], None]
+
+
+def searcher(pipeline) -> Search:
+    """The search pipeline as the answer side's search: hits, and the question as searched."""
+    def search(question: str) -> Searched:
+        hits = pipeline.search(question)
+        spelling = pipeline.spelling_of(question)
+        return Searched(hits, spelling.text, dict(spelling.changes), spelling.note() if spelling.changes else "")
+
+    return search
+
+
+@contextmanager
+def open_workflow(settings, options: AskOptions | None = None, search_options=None,
+                  on_progress: Progress | None = None, model=None) -> Iterator[AskWorkflow]:
+    """The index, search pipeline and (loaded when first needed) model named by `settings`; `model`:
+    a ChatModel to answer with instead (a library caller's own, or a test's scripted one)."""
+    from .retrieve.pipeline import SearchPipeline, search_options as options_from
+    from .stores.index import Index
+
+    index = Index(Path(settings.index))
+    try:
+        pipeline = SearchPipeline(index, search_options or options_from(settings))
+        stats = TermStats(total=index.lexical.count(), doc_freq=index.lexical.doc_freqs)
+        encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)
+        loader = (lambda: model) if model is not None else (lambda: load_model(settings, on_progress))
+        yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options)
+    finally:
+        index.close()
+
+
+def load_model(settings, on_progress: Progress | None = None):
+    from .generate.llama import LocalLLM
+    from .generate.models import resolve_model
+
+    started = time.perf_counter()
+    if on_progress is not None:
+        on_progress("loading the answer model ...")
+    model = LocalLLM(resolve_model(settings.llm or None), n_ctx=settings.n_ctx)
+    if on_progress is not None:
+        on_progress(f"model {model.path.name} loaded in {time.perf_counter() - started:.1f}s")
+    return model
+
+
+def ask_payloads(settings, questions: Iterable[str], options: AskOptions | None = None,
+                 on_progress: Progress | None = None) -> Iterator[dict]:
+    """One payload per question, in order (a blank question gets an unanswered, empty one)."""
+    with open_workflow(settings, options, on_progress=on_progress) as workflow:
+        yield from workflow.ask_many(questions, on_progress=on_progress)

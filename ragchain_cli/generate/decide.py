@@ -1,0 +1,69 @@
+"""Stage 2, decide: do the documents answer the question, is it a yes/no question, which passages.
+
+Decided from the gathered signals before any model is loaded, so a refusal costs no model load.
+The signals (gather.py) are combined by a logistic model, z = BIAS + sum(weight * signal); the
+question counts as answerable when z >= THRESHOLD. The weights were fit on half A of the
+qa-cmu-dev split only (bench/qa_abstain.py; bench/RESULTS.md has its command and both halves).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from ..text.claims import is_polar
+from ..text.words import stem, stems_of
+from .gather import Gathered, Signals
+from .support import key_terms
+
+WEIGHTS = {"coverage": 0.300, "local": 1.912, "dense": 2.880, "bm25": 0.971, "sentence": 3.773,
+           "sentence_coverage": 3.395}
+BIAS = -8.775
+THRESHOLD = -2.2  # z at a probability of 0.10: the evidence only has to rule out passages on another subject
+NOT_SAID = "The documents do not say."
+NOT_SAID_NO_MATCH = "The documents do not say: no passage matches the question."
+
+
+@dataclass
+class Decision:
+    question: str
+    gathered: Gathered
+    polar: bool
+    answerable: bool
+    refusal: str  # what is said instead of an answer ("" when answerable)
+
+    def evidence(self) -> dict:
+        return evidence_payload(self.gathered.signals)
+
+
+def decide(gathered: Gathered, abstain: bool = True) -> Decision:
+    question = gathered.question
+    polar = is_polar(question)
+    if not gathered.found.where:
+        return Decision(question, gathered, polar, False, NOT_SAID_NO_MATCH)
+    if not abstain:
+        return Decision(question, gathered, polar, True, "")
+    missing = [] if polar else unmentioned(question, gathered)
+    if missing:
+        return Decision(question, gathered, polar, False, f"The documents do not say: no passage mentions {', '.join(missing)}.")
+    answerable = score(gathered.signals) >= THRESHOLD
+    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID)
+
+
+def unmentioned(question: str, gathered: Gathered) -> list[str]:
+    """The question's names, numbers and rare words (support.key_terms) that no top passage holds:
+    a question about "Kilbride school" is not answered by passages on another school. A yes/no
+    question is exempt: "Was it built by Telford?" over passages that name Brunel is answered "no"."""
+    keys = key_terms(question, "", gathered.stats)
+    held = set().union(*(stems_of(h.chunk.text) for h in gathered.found.top)) if gathered.found.top else set()
+    return [k for k in keys if stem(k) not in held]
+
+
+def score(signals: Signals) -> float:
+    return BIAS + sum(w * getattr(signals, name) for name, w in WEIGHTS.items())
+
+
+def evidence_payload(signals: Signals) -> dict:
+    z = score(signals)
+    values = {k: round(v, 4) for k, v in asdict(signals).items()}
+    return {**values, "score": round(z, 4), "probability": round(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), 4)}

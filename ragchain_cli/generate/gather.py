@@ -1,0 +1,91 @@
+"""Stage 1, gather: the question searched, its words weighed, the top passages' sentences scored.
+
+Everything here needs the index's answers only (hits, document frequencies, the query encoder),
+never the answer model. The search arrives as a callable, so generate/ imports nothing of retrieve/.
+Signals (each cheap; decide.py weighs them):
+- coverage: the IDF-weighted share of the question's content words found in the top passages;
+- local: the same share in the best single top passage (an answer needs the words together);
+- dense: the best dense cosine among the hits (0 without a dense retriever);
+- sentence, sentence_coverage: the best cosine between the question and one sentence of the top
+  passages, and the largest share of the question's words in one sentence;
+- bm25: the best BM25 score divided by the question's total IDF (0 without BM25).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..text.words import TermStats, is_content, stem, stems_of, tokens
+from ..types import Hit
+from .select import Encoder, Sentences, score_sentences
+
+
+@dataclass
+class Searched:
+    """What the search callable returns: the hits, and the question as searched (spelling corrected)."""
+
+    hits: list[Hit]
+    text: str
+    corrected: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+
+Search = Callable[[str], Searched]
+
+
+@dataclass
+class Signals:
+    coverage: float
+    local: float
+    dense: float
+    bm25: float
+    sentence: float
+    sentence_coverage: float
+
+
+@dataclass
+class Gathered:
+    question: str  # as searched
+    searched: Searched
+    found: Sentences  # the top passages split into sentences, each scored against the question
+    signals: Signals
+    stats: TermStats | None = None  # the index's document frequencies (rare words are key terms)
+
+
+def gather(question: str, search: Search, stats: TermStats | None, encoder: Encoder | None,
+           passages: int) -> Gathered:
+    searched = search(question)
+    weights = question_weights(searched.text, stats)
+    found = score_sentences(searched.text, searched.hits, weights, encoder, passages)
+    return Gathered(searched.text, searched, found, signals(searched.hits, weights, passages, found), stats)
+
+
+def question_weights(question: str, stats: TermStats | None) -> dict[str, float]:
+    """The question's content stems with their IDF (1.0 each without index statistics)."""
+    words: dict[str, str] = {}
+    for token in tokens(question):
+        if is_content(token):
+            words.setdefault(stem(token), token.lower())
+    if stats is None:
+        return {s: 1.0 for s in words}
+    idf = stats.idf(list(words.values()))
+    return {s: idf[w] for s, w in words.items()}
+
+
+def share(weights: dict[str, float], present: set[str]) -> float:
+    """The IDF-weighted share of the question's stems that are present (1.0 for no content words)."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0
+    return sum(w for s, w in weights.items() if s in present) / total
+
+
+def signals(hits: list[Hit], weights: dict[str, float], passages: int, found: Sentences) -> Signals:
+    held = [stems_of(h.chunk.text) for h in hits[:passages] if h.chunk is not None]
+    dense = max((h.explain["dense"][1] for h in hits if "dense" in h.explain), default=0.0)
+    bm25 = max((h.explain["bm25"][1] for h in hits if "bm25" in h.explain), default=0.0)
+    total_idf = sum(weights.values()) or 1.0
+    return Signals(coverage=share(weights, set().union(*held)), local=max((share(weights, h) for h in held), default=0.0),
+                   dense=float(dense), bm25=float(bm25) / total_idf, sentence=found.best_cosine,
+                   sentence_coverage=found.best_share)

@@ -1,0 +1,52 @@
+"""Stage 5, payload: one JSON-ready dict per question, shared by `ask --json` and the terminal.
+
+Fields (the contract with `eval --qa`): question, answer, answered, supported, not_verified (why
+"supported" is false, a phrase; null otherwise), unsupported_terms, citations, hits (each search-hit
+payload plus "text", the passage as the model read it), timings (retrieve, generate, first_token,
+total, in seconds from the question's start), evidence (decide.py's signals, score, probability);
+"draft" when the model itself declined; "searched" and "corrected" when a word was corrected.
+"""
+
+from __future__ import annotations
+
+from ..types import Hit, hit_payload
+from .decide import NOT_SAID, Decision
+from .draft import Draft
+from .verify import Verdict
+
+
+def blank(question: str) -> dict:
+    return {"question": question, "answer": "", "answered": False, "supported": None, "citations": [], "hits": [],
+            "timings": {"retrieve": 0.0, "first_token": 0.0, "total": 0.0}}
+
+
+def retrieved(question: str, hits: list[Hit], timings: dict) -> dict:
+    """--no-generate: the hits with their text, nothing asked of a model."""
+    return {"question": question, "hits": hits_payload(hits), "timings": rounded(timings)}
+
+
+def refused(decision: Decision, text: str, hits: list[Hit], timings: dict) -> dict:
+    return {"question": decision.question, "answer": text, "answered": False, "supported": None, "citations": [],
+            "hits": hits_payload(hits), "timings": rounded(timings), "evidence": decision.evidence()}
+
+
+def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) -> dict:
+    if not verdict.answered:  # the model itself found no answer in the passages
+        return {**refused(decision, NOT_SAID, draft.passages, timings), "draft": draft.text}
+    return {"question": decision.question, "answer": verdict.text, "answered": True, "supported": verdict.supported,
+            "not_verified": verdict.reason or None, "unsupported_terms": verdict.unsupported,
+            "citations": [citation(c) for c in verdict.citations], "hits": hits_payload(draft.passages),
+            "timings": rounded(timings), "evidence": decision.evidence()}
+
+
+def citation(c) -> dict:
+    return {"number": c.number, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "source": c.source, "page": c.page,
+            "cited": getattr(c, "cited", True)}
+
+
+def hits_payload(hits: list[Hit]) -> list[dict]:
+    return [{**hit_payload(i, h), "text": h.chunk.text} for i, h in enumerate(hits, 1)]
+
+
+def rounded(timings: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in timings.items()}

@@ -1,0 +1,79 @@
+"""What a model's reply says about itself: a refusal, a remark on the passages, a preamble to strip.
+
+- A refusal speaks of the speaker or of the passages not holding the answer ("I do not know",
+  "The passages do not mention ...", "This is not stated in the text"), or is the answer side's own
+  sentinel for an empty reply. "Applications whose income is not stated are rejected" is a fact,
+  not a refusal: "not stated" must be said of the passages, or be the whole reply.
+- A remark on the passages makes them its subject and says something of them ("The passage is
+  about ...", "The passages do not discuss ..."). "The passage was first navigated by Amundsen" and
+  "The passages through the Alps close in winter" are facts about a passage (a way through).
+- A preamble introduces the answer by its source, up to a comma or colon ("According to the
+  passage, ...", "The passage states that ..."); "In documents from 1920, the town ..." is a fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .sentences import first_sentence
+from .words import MARKER
+
+NO_ANSWER = "The model gave no answer from the retrieved passages."
+_SOURCE = r"(?:the\s+)?(?:provided\s+|given\s+|above\s+)?(?:passages?|context|texts?|documents?|information)"
+_MARKERS = r"(?:\s*\[[\d,\s]+\])*"
+_PREAMBLE = re.compile(
+    rf"^\s*(?:(?:according\s+to|based\s+on|as\s+stated\s+in|as\s+mentioned\s+in)\s+{_SOURCE}{_MARKERS}"
+    rf"(?:\s+(?:provided|given|above))?\s*[,:]?"
+    rf"|(?:in|from)\s+the\s+(?:provided\s+|given\s+|above\s+)?(?:passages?|context|texts?|documents?|information)"
+    rf"{_MARKERS}"
+    rf"(?:\s+(?:provided|given|above))?\s*[,:]"
+    rf"|the\s+(?:provided\s+|given\s+)?(?:passages?|context|texts?|documents?){_MARKERS}\s+(?:states?|says?|mentions?|"
+    rf"indicates?|explains?)(?:\s+that)?\s*[,:]?)\s*",
+    re.IGNORECASE,
+)
+_UNKNOWN = re.compile(
+    rf"\b(?:I|we|{_SOURCE}|it|this)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|am\s+unable\s+to|"
+    r"is\s+no|are\s+no)\s+(?:\w+\s+){0,2}?(?:know|say|mention|contain|provide|specify|state|answer|find|determine|"
+    r"include|sure|information|discuss|tell)"
+    rf"|^\W*(?:there\s+is\s+)?no\s+(?:information|mention)\b"
+    rf"|\bnot\s+(?:mentioned|provided|stated|specified|given|found)\s+(?:in|by)\s+{_SOURCE}"
+    r"|^\W*(?:(?:it|this|that|the\s+answer)\s+is\s+)?not\s+(?:mentioned|provided|stated|specified|given|known)\W*$"
+    r"|^\W*(?:I\s+)?(?:don't|do\s+not)\s+know\b|^\W*unknown\W*$",
+    re.IGNORECASE,
+)
+_ABOUT_PASSAGES = re.compile(
+    r"^\s*(?:the|this|these|that)\s+(?:provided\s+|given\s+)?passages?(?:\s*\[[\d,\s]+\])*"
+    r"(?:\s+(?:on|about)\s+[^\W\d]+(?:\s+[^\W\d]+){0,3}?)?\s+"
+    r"(?:(?:is|are|was|were)\s+(?:not\s+)?(?:about|relevant|irrelevant|unrelated|related|a|an|only|mainly|mostly)\b"
+    r"|(?:does|do|did)\s+not\b|doesn't|don't|(?:only\s+|mainly\s+|mostly\s+)?(?:talks?|discuss(?:es)?|describes?|"
+    r"refers?|focus(?:es)?|deals?|concerns?|speaks?|mentions?|provides?|contains?|says?|states?|suggests?)\b)",
+    re.IGNORECASE,
+)
+
+
+def says_unknown(text: str) -> bool:
+    """The reply is a refusal (see the module doc), or empty, or the sentinel for an empty reply."""
+    return not text.strip() or text.strip() == NO_ANSWER or bool(_UNKNOWN.search(text))
+
+
+def speaks_of_passages(answer: str) -> bool:
+    """Is the answer a remark on the passages rather than an answer from them?"""
+    return bool(_ABOUT_PASSAGES.match(answer))
+
+
+def strip_preamble(text: str) -> str:
+    """'According to the passage, ants are ...' -> 'Ants are ...'."""
+    stripped = _PREAMBLE.sub("", text, count=1)
+    if stripped is text or not stripped.strip():
+        return text.strip()
+    return stripped[0].upper() + stripped[1:].rstrip()
+
+
+def shorten(text: str) -> str:
+    """One sentence, no preamble: what the user sees."""
+    return first_sentence(strip_preamble(text).strip())[0].strip()
+
+
+def without_citations(text: str) -> str:
+    """The text with its [n] markers removed: "closed in August [1]." -> "closed in August."."""
+    return MARKER.sub("", text).strip()

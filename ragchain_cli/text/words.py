@@ -1,0 +1,140 @@
+"""Words as ragchain's text rules see them: tokens, stop words, numbers (in digits and in words),
+stems, content words, citation markers, and IDF from the lexical index.
+
+Matching is forgiving about form ("feeds" = "feed", "1,200" = "1200", "twelve" = "12": words are
+stemmed by the lexical index's own Snowball stemmer) and strict about substance: a word counts as
+present in a text when its stem is among the text's stems.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+# A token: a number ("1,200", "3.5") or a word with an inner apostrophe ("Reykjavik's", "don't").
+TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+# A citation marker: "[2]", "[1, 3]".
+MARKER = re.compile(r"(?P<space>[ \t]*)\[\s*(?P<numbers>\d+(?:\s*[,;]\s*\d+)*)\s*\]")
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing done down during each either else even ever every few
+    for from further had has have having he her here hers herself him himself his how however i if in into
+    is it its itself just may me might more most much must my myself neither no nor not now of off on once
+    only or other our ours ourselves out over own per same shall she should since so some such than that
+    the their theirs them themselves then there these they this those though through thus to too under
+    until up upon us very via was we were what when where whether which while who whom whose why will with
+    within without would yet you your yours yourself yourselves
+    """.split()
+)
+# Question and answer words that carry no subject of their own.
+FILLER = frozenset("""what which who whom whose when where why how many much long old tell name called call
+    known also according passage passages text document documents say says said answer question kind type
+    one two use used yes""".split())
+NEGATIONS = frozenset("not never no none neither nor cannot nothing nobody nowhere".split())
+
+_COUNTS = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty""".split()
+_TENS = {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_RANKS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+NUMBER_WORDS = {w: str(i) for i, w in enumerate(_COUNTS)} | {w: str(n) for w, n in _TENS.items()}
+RANK_WORDS = {w: str(i) for i, w in enumerate(_RANKS) if i}
+_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN.findall(text)
+
+
+def without_markers(text: str) -> str:
+    """The text without its citation markers ("Berlin [1]." -> "Berlin ."): they are no content."""
+    return MARKER.sub("", text)
+
+
+def number(token: str) -> str:
+    """'1,200' -> '1200'; '3.5' stays; a trailing separator is dropped."""
+    return token.replace(",", "").rstrip(".")
+
+
+def is_negation(word: str) -> bool:
+    lower = word.lower()
+    return lower in NEGATIONS or lower.endswith(("n't", "n’t"))
+
+
+def values(text: str) -> list[float]:
+    """The numbers a text states, in digits or in words, scaled: "3.5 million" -> 3500000.0,
+    "twelve" -> 12.0, "1,200" -> 1200.0; ranks are not values ("third" is no quantity)."""
+    found: list[float] = []
+    words = [t.lower() for t in tokens(text)]
+    for i, word in enumerate(words):
+        if word[:1].isdigit():
+            found.append(float(number(word)))
+        elif word in NUMBER_WORDS:
+            found.append(float(NUMBER_WORDS[word]))
+        else:
+            continue
+        scale = words[i + 1] if i + 1 < len(words) else ""
+        if scale in _SCALES:
+            found[-1] *= _SCALES[scale]
+    return found
+
+
+def stem(word: str) -> str:
+    """A number normalised (a number word as its digits), or a word as the index stems it
+    ('ants' -> 'ant', "Reykjavik's" -> 'reykjavik')."""
+    if word[:1].isdigit():
+        return number(word)
+    lower = word.lower()
+    if lower in NUMBER_WORDS:
+        return NUMBER_WORDS[lower]
+    stems = _analyzer().analyze(word.replace("’", "'"))
+    return stems[0] if stems else lower
+
+
+def is_content(word: str) -> bool:
+    lower = word.lower()
+    return word[:1].isdigit() or (len(lower) > 2 and lower not in STOPWORDS and lower not in FILLER)
+
+
+def content_stems(text: str) -> list[str]:
+    """The text's content words, stemmed, in order, without repeats."""
+    return list(dict.fromkeys(stem(t) for t in tokens(text) if is_content(t)))
+
+
+def stems_of(text: str) -> set[str]:
+    """Every word of the text stemmed, its numbers normalised, its number words read as digits, and a
+    scaled number also as its value ("3.5 million" holds "3500000")."""
+    found = tokens(text)
+    numbers = {number(t) for t in found if t[:1].isdigit()}
+    numbers |= {NUMBER_WORDS[t.lower()] for t in found if t.lower() in NUMBER_WORDS}
+    numbers |= {f"{v:.0f}" for v in values(text) if v >= 1000 and v == int(v)}
+    return numbers | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
+
+
+def _analyzer():
+    from ..stores.lexical import analyzer  # the index's own tokenizer and stemmer
+
+    return analyzer()
+
+
+@dataclass
+class TermStats:
+    """Document frequencies from the lexical index: `doc_freq(words) -> {word: df}` over `total` chunks."""
+
+    total: int
+    doc_freq: Callable[[list[str]], dict[str, int]]
+    _cache: dict[str, int] = field(default_factory=dict)
+
+    def df(self, words: Iterable[str]) -> dict[str, int]:
+        wanted = [w for w in dict.fromkeys(words) if w not in self._cache]
+        if wanted:
+            self._cache.update(self.doc_freq(wanted))
+        return {w: self._cache.get(w, 0) for w in words}
+
+    def idf(self, words: Iterable[str]) -> dict[str, float]:
+        """BM25's IDF, ln(1 + (N - df + 0.5) / (df + 0.5)): a word the index never saw weighs most."""
+        n = max(self.total, 1)
+        return {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in self.df(words).items()}
