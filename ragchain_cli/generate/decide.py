@@ -51,10 +51,11 @@ def decide(gathered: Gathered, abstain: bool = True) -> Decision:
 
 
 def unmentioned(question: str, gathered: Gathered) -> list[str]:
-    """The question's names, numbers and rare words (support.key_terms) that no top passage holds:
-    a question about "Kilbride school" is not answered by passages on another school. A yes/no
+    """The question's names and numbers that no top passage holds: a question about "Kilbride school"
+    is not answered by passages on another school, nor one about 2019 by the 2021 figures. Rare
+    lowercase words are not required (a question may paraphrase: "login" for "sign in"). A yes/no
     question is exempt: "Was it built by Telford?" over passages that name Brunel is answered "no"."""
-    keys = key_terms(question, "", gathered.stats)
+    keys = [k for k in key_terms(question, "", None) if k[0].isdigit() or k[0].isupper()]
     held = set().union(*(stems_of(h.chunk.text) for h in gathered.found.top)) if gathered.found.top else set()
     return [k for k in keys if stem(k) not in held]
 

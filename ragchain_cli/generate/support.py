@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..text.claims import comparison, is_polar, said_side
+from ..text.sentences import sentences
 from ..text.words import TermStats, content_stems, is_content, number, stem, stems_of, tokens, without_markers
 
 RARE_SHARE = 0.02
@@ -30,12 +31,20 @@ def drawn_from(answer: str, question: str, sentence: str) -> float:
     return len(own & stems_of(sentence)) / len(own) if own else 0.0
 
 
+def adds_to(answer: str, question: str) -> bool:
+    """Does the answer hold a word (or number) the question does not? "The last boat leaves on
+    Sundays." adds nothing to "When does the last boat leave on Sunday?"."""
+    return bool(set(content_stems(without_markers(answer))) - stems_of(question))
+
+
 @dataclass
 class Support:
     supported: bool
     checked: list[str] = field(default_factory=list)  # the answer's key terms
     missing: list[str] = field(default_factory=list)  # those the passages do not contain
     apart: list[str] = field(default_factory=list)  # a Yes's claimed terms found, but not in one passage with the rest
+    elsewhere: list[str] = field(default_factory=list)  # found, but in another sentence than the rest of the answer
+    units: list[str] = field(default_factory=list)  # a number the passages give with another unit or noun
 
     def reason(self) -> str:
         """Why the answer is not verified, as a phrase ("" when it is)."""
@@ -46,6 +55,10 @@ class Support:
             rest = [t for t in self.checked if t not in self.apart and t not in self.missing]
             reasons.append(f"no one passage holds {', '.join(self.apart)}"
                            + (f" together with {', '.join(rest)}" if rest else " together"))
+        if self.elsewhere:
+            reasons.append(f"{', '.join(self.elsewhere)} comes from another sentence than the rest of the answer")
+        if self.units:
+            reasons.append(f"the passages give {', '.join(self.units)} with another unit or noun")
         return "; ".join(reasons) or "the passages do not contain its key content"
 
 
@@ -78,10 +91,45 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     allowed = int(MISSING_ALLOWED * len(names))
     claimed = _claimed(answer, question, stats)
     apart = _apart(claimed, held)
-    supported = not numbers_missing and len(missing) <= allowed and not apart
+    elsewhere = [k for k in stitched(answer, keys, passages) if k not in missing]
+    units = unit_mismatch(answer, passages)
+    supported = not numbers_missing and len(missing) <= allowed and not apart and not elsewhere and not units
     absent = [c for c in apart if stem(c) not in present and c not in missing]
     return Support(supported=supported, checked=keys + [c for c in claimed if c not in keys],
-                   missing=missing + absent, apart=[c for c in apart if c not in absent and c not in missing])
+                   missing=missing + absent, apart=[c for c in apart if c not in absent and c not in missing],
+                   elsewhere=elsewhere, units=units)
+
+
+def stitched(answer: str, keys: list[str], passages: list[str]) -> list[str]:
+    """The answer's numbers and names that stand in no sentence among those that best hold the rest of
+    its words: "The old school was built in 1972" when 1972 is the fire station's year, the sentence
+    before it. Needs at least two other words to place the answer."""
+    terms = [k for k in keys if k[0].isdigit() or k[0].isupper()]
+    rest = set(content_stems(without_markers(answer))) - {stem(k) for k in terms}
+    if not terms or len(rest) < 2:
+        return []
+    units = [stems_of(s) for p in passages for s in sentences(p)]
+    scores = [len(rest & u) for u in units]
+    top = max(scores, default=0)
+    best = [u for u, score in zip(units, scores) if score == top]
+    return [k for k in terms if top and any(stem(k) in u for u in units) and not any(stem(k) in u for u in best)]
+
+
+def unit_mismatch(answer: str, passages: list[str]) -> list[str]:
+    """'41 feet' when every passage that gives 41 gives it in metres: a number of the answer followed by
+    a content word, that the passages give only followed by other words."""
+    said = _numbers_with_nouns(without_markers(answer))
+    given: dict[str, set[str]] = {}
+    for passage in passages:
+        for value, noun in _numbers_with_nouns(passage):
+            given.setdefault(value, set()).add(noun)
+    return [f"{value} {noun}" for value, noun in said if given.get(value) and noun not in given[value]]
+
+
+def _numbers_with_nouns(text: str) -> list[tuple[str, str]]:
+    words = tokens(text)
+    return [(number(w), stem(n)) for w, n in zip(words, words[1:]) if w[:1].isdigit() and not n[:1].isdigit()
+            and is_content(n)]
 
 
 def _claimed(answer: str, question: str, stats: TermStats | None) -> list[str]:

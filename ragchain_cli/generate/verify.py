@@ -18,19 +18,21 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..text.claims import hedged, opposite_side, said_side, side_case, state_side, takes_side
-from ..text.replies import says_unknown, speaks_of_passages, without_citations
+from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
 from ..text.words import TermStats
 from ..types import Citation
 from .decide import Decision
 from .draft import Attempt, Draft
 from .prompt import YES_NO_REMINDER, SourceConsulted
-from .support import check_support, drawn_from
+from .support import adds_to, check_support, drawn_from
 
 # Chosen on half A of qa-cmu-dev (bench/RESULTS.md has both halves).
 DRAWN_FROM_BEST = 0.5
 NO_SIDE = "the answer does not say yes or no"
 BOTH_SIDES = 'the answer says "{side}" and then the opposite'
 REMARK = "the answer speaks of the passages, not of what the question asks"
+ECHO = "the answer only repeats the question"
+GARBLED = "the answer does not read as one sentence (text copied across columns or lines)"
 
 
 @dataclass
@@ -75,7 +77,9 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     if decision.polar:
         text = side_case(state_side(text, question, passages), question, passages)
     support = check_support(text, question, passages, stats)
-    why = _side_problem(text, decision) or (REMARK if speaks_of_passages(text) else "") or support.reason()
+    why = _side_problem(text, decision) or (REMARK if speaks_of_passages(text) else "") \
+        or (ECHO if not decision.polar and not adds_to(text, question) else "") \
+        or (GARBLED if garbled(text) else "") or support.reason()
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)

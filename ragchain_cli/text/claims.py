@@ -58,7 +58,7 @@ _BEFORE_NUMBER = [  # a comparison the question asks, said before its number, an
     (r"at most|no more than|up to", operator.le),
 ]
 _AFTER_NUMBER = [(r"or more|or later|or above|or over", operator.ge), (r"or fewer|or less|or earlier|or below", operator.le)]
-_NUMBER = r"(\d[\d,.]*\d|\d|\w+)"
+_NUMBER = r"[£$€]?(\d[\d,.:]*\d|\d|\w+(?:\s+(?:hundred|thousand|million|and\s+a\s+half))?)"
 _CLAUSE_TOKEN = re.compile(r"[,;]|" + TOKEN.pattern, re.UNICODE)
 
 
@@ -121,7 +121,7 @@ def side_of(answer: str, question: str) -> str | None:
         return None  # "does not kill them, but slows their growth": not a plain yes or no
     compared = comparison(question)
     if compared is not None:
-        return _compared(compared, values(without_markers(answer)))
+        return _compared(compared, quantities(answer, question))
     if claim_negations(said) - claim_negations(asked_words):
         return "no"
     said_values, asked_values = _ranks_and_numbers(said), _ranks_and_numbers(asked_words)
@@ -200,11 +200,20 @@ def opposite_side(answer: str, question: str) -> bool:
     return side_of(answer[opening.end():], question) not in (None, said)
 
 
-def _compared(compared: tuple, found: list[float]) -> str | None:
+def quantities(answer: str, question: str) -> set[float]:
+    """The answer's numbers that can be compared: not a day of a month ("1 September"), nor a number
+    the question states as context ("the strike of 1911")."""
+    text = re.sub(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?={'|'.join(_MONTHS)})", " ", without_markers(answer), flags=re.I)
+    compared = comparison(question)
+    context = set(values(question)) - ({compared[1], compared[2]} if compared else set())
+    return set(values(text)) - context
+
+
+def _compared(compared: tuple, found: set[float]) -> str | None:
     test, value, upper = compared
-    if len(set(found) - {value, upper}) != 1:
+    if len(found) != 1:
         return None  # no number, or several: nothing to compare
-    (stated,) = set(found) - {value, upper}
+    (stated,) = found
     holds = value <= stated <= upper if test is None else test(stated, value)
     return "yes" if holds else "no"
 

@@ -51,9 +51,25 @@ _ABOUT_PASSAGES = re.compile(
 )
 
 
+_QUOTED = re.compile(r"'[^']+'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
+
+
 def says_unknown(text: str) -> bool:
-    """The reply is a refusal (see the module doc), or empty, or the sentinel for an empty reply."""
-    return not text.strip() or text.strip() == NO_ANSWER or bool(_UNKNOWN.search(text))
+    """The reply is a refusal (see the module doc), or empty, or the sentinel for an empty reply; a
+    quoted title ("'I Do Not Know Her' opened in 1954") says nothing of the speaker."""
+    return not text.strip() or text.strip() == NO_ANSWER or bool(_UNKNOWN.search(_QUOTED.sub(" ", text)))
+
+
+# Text that does not read as one sentence: a word cut at a line end with other text inside it
+# ("popu- Trains to Leeds leave lation"), two prepositions in a row ("a fall of from March"), a
+# preposition before a sentence's opening pronoun ("except We thank"): columns or lines read across.
+_GARBLED = re.compile(r"[a-z]- [A-Za-z]|\b(?:of|from|at|by|with)\s+(?:of|from|at|by|with)\b|\bthe\s+the\b"
+                      r"|\b(?:of|to|for|with|except|and|from|in)\s+(?:We|Our|They|Their|This|These|It|Its)\b")
+
+
+def garbled(answer: str) -> bool:
+    """Does the answer read as text copied across columns or lines (see _GARBLED)?"""
+    return bool(_GARBLED.search(answer))
 
 
 def speaks_of_passages(answer: str) -> bool:

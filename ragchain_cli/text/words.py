@@ -42,6 +42,7 @@ _TENS = {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "ei
 _RANKS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(_COUNTS)} | {w: str(n) for w, n in _TENS.items()}
 RANK_WORDS = {w: str(i) for i, w in enumerate(_RANKS) if i}
+_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 
 
@@ -66,20 +67,52 @@ def is_negation(word: str) -> bool:
 
 def values(text: str) -> list[float]:
     """The numbers a text states, in digits or in words, scaled: "3.5 million" -> 3500000.0,
-    "twelve" -> 12.0, "1,200" -> 1200.0; ranks are not values ("third" is no quantity)."""
+    "twelve" -> 12.0, "one hundred and forty" -> 140.0, "two and a half" -> 2.5, "1,200" -> 1200.0;
+    ranks are not values ("third" is no quantity)."""
     found: list[float] = []
+    text = _CLOCK.sub(lambda m: f"{int(m.group(1)) + int(m.group(2)) / 60:.4f}", text)  # 23:40 -> 23.6667
     words = [t.lower() for t in tokens(text)]
-    for i, word in enumerate(words):
-        if word[:1].isdigit():
-            found.append(float(number(word)))
-        elif word in NUMBER_WORDS:
-            found.append(float(NUMBER_WORDS[word]))
-        else:
-            continue
-        scale = words[i + 1] if i + 1 < len(words) else ""
-        if scale in _SCALES:
-            found[-1] *= _SCALES[scale]
+    i = 0
+    while i < len(words):
+        value, i = _value_at(words, i)
+        if value is not None:
+            found.append(value)
     return found
+
+
+def _value_at(words: list[str], i: int) -> tuple[float | None, int]:
+    """The number that starts at words[i] (digits, or a run of number words) and where it ends."""
+    word = words[i]
+    if word[:1].isdigit():
+        value, i = float(number(word)), i + 1
+    elif word in NUMBER_WORDS or (word == "a" and i + 1 < len(words) and words[i + 1] in _SCALES):
+        value, i = _words_value(words, i)
+    else:
+        return None, i + 1
+    if i < len(words) and words[i] in _SCALES:
+        value, i = value * _SCALES[words[i]], i + 1
+    if words[i:i + 3] == ["and", "a", "half"]:
+        value, i = value + 0.5, i + 3
+    return value, i
+
+
+def _words_value(words: list[str], i: int) -> tuple[float, int]:
+    """"one hundred and forty" -> 140; "a hundred" -> 100; "twenty five" -> 25."""
+    total, current = 0.0, 0.0
+    while i < len(words):
+        word = words[i]
+        if word in NUMBER_WORDS:
+            current += float(NUMBER_WORDS[word])
+        elif word == "a" and i + 1 < len(words) and words[i + 1] in _SCALES:
+            current = 1.0
+        elif word in ("hundred",):
+            current = (current or 1.0) * 100
+        elif word == "and" and i + 1 < len(words) and words[i + 1] in NUMBER_WORDS and current >= 100:
+            pass
+        else:
+            break
+        i += 1
+    return total + current, i
 
 
 def stem(word: str) -> str:
@@ -110,7 +143,7 @@ def stems_of(text: str) -> set[str]:
     found = tokens(text)
     numbers = {number(t) for t in found if t[:1].isdigit()}
     numbers |= {NUMBER_WORDS[t.lower()] for t in found if t.lower() in NUMBER_WORDS}
-    numbers |= {f"{v:.0f}" for v in values(text) if v >= 1000 and v == int(v)}
+    numbers |= {f"{v:g}" if v < 1e6 else f"{v:.0f}" for v in values(text)}
     return numbers | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
 
 
