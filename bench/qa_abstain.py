@@ -31,7 +31,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 QA = HERE.parent.parent / "shared" / "data" / "qa-cmu-dev" / "qa.jsonl"
-SIGNALS = ("coverage", "local", "dense", "bm25", "sentence", "sentence_coverage", "judge")
+SIGNALS = ("coverage", "local", "dense", "bm25", "sentence", "sentence_coverage")
 EXTRA_ANSWERABLE = 30
 L2 = 1.0
 ANSWERABLE_REFUSED = 0.08
@@ -59,7 +59,7 @@ def collect(index: str, llm: str, out: Path) -> None:
     settings = load_settings({"index": index, "llm": llm}, config_files=[])
     questions = tuning_questions()
     with out.open("w", encoding="utf-8") as sink:
-        payloads = ask_payloads(settings, [q for q, _ in questions], options=AskOptions(abstain=False, judge=True))
+        payloads = ask_payloads(settings, [q for q, _ in questions], options=AskOptions(abstain=False))
         for (question, answerable), payload in zip(questions, payloads):
             sink.write(json.dumps({**payload, "answerable": answerable}, ensure_ascii=False) + "\n")
             sink.flush()
@@ -70,6 +70,8 @@ def collect_retrieval(index: str, out: Path, half: str = "A") -> None:
     from ragchain_cli.config import load_settings
     from ragchain_cli.answering import open_workflow
     from ragchain_cli.generate.workflow import AskOptions
+    from ragchain_cli.generate.decide import evidence_payload
+    from ragchain_cli.generate.gather import Searched, gather
     from ragchain_cli.retrieve.pipeline import search_options
 
     written = [r for r in _jsonl(HERE / "qa" / f"eval-{half}.jsonl") if not r["answers"]]
@@ -81,14 +83,14 @@ def collect_retrieval(index: str, out: Path, half: str = "A") -> None:
     with open_workflow(settings, AskOptions(generate=False), search_options=options) as workflow, \
             out.open("w", encoding="utf-8") as sink:
         def row(question: str, kind: str, hits: list) -> None:
-            evidence, _sentences = workflow.retrieval_signals(question, hits[:settings.k])
+            gathered = gather(question, lambda q: Searched(hits[:settings.k], q), workflow.stats, workflow.encoder, 4)
             sink.write(json.dumps({"question": question, "kind": kind, "answerable": kind == "answerable",
-                                   "evidence": evidence.payload()}) + "\n")
+                                   "evidence": evidence_payload(gathered.signals)}) + "\n")
 
         for r in written:
-            row(r["question"], "written", workflow.pipeline.search(r["question"]))
+            row(r["question"], "written", workflow.search(r["question"]).hits)
         for question, doc_id in answerable.items():
-            hits = workflow.pipeline.search(question)
+            hits = workflow.search(question).hits
             if any(h.doc_id == doc_id for h in hits[:4]):
                 row(question, "answerable", hits)
             row(question, "removed", [h for h in hits if h.doc_id != doc_id])

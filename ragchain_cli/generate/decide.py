@@ -9,7 +9,7 @@ qa-cmu-dev split only (bench/qa_abstain.py; bench/RESULTS.md has its command and
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from ..text.claims import is_polar
 from ..text.words import stem, stems_of
@@ -31,9 +31,10 @@ class Decision:
     polar: bool
     answerable: bool
     refusal: str  # what is said instead of an answer ("" when answerable)
+    unmentioned: list[str] = field(default_factory=list)  # the question's names and numbers no passage holds
 
     def evidence(self) -> dict:
-        return evidence_payload(self.gathered.signals)
+        return {**evidence_payload(self.gathered.signals), "unmentioned": self.unmentioned}
 
 
 def decide(gathered: Gathered, abstain: bool = True) -> Decision:
@@ -41,13 +42,14 @@ def decide(gathered: Gathered, abstain: bool = True) -> Decision:
     polar = is_polar(question)
     if not gathered.found.where:
         return Decision(question, gathered, polar, False, NOT_SAID_NO_MATCH)
-    if not abstain:
-        return Decision(question, gathered, polar, True, "")
     missing = [] if polar else unmentioned(question, gathered)
+    if not abstain:
+        return Decision(question, gathered, polar, True, "", missing)
     if missing:
-        return Decision(question, gathered, polar, False, f"The documents do not say: no passage mentions {', '.join(missing)}.")
+        return Decision(question, gathered, polar, False, f"{NOT_SAID[:-1]}: no passage mentions {', '.join(missing)}.",
+                        missing)
     answerable = score(gathered.signals) >= THRESHOLD
-    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID)
+    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID, missing)
 
 
 def unmentioned(question: str, gathered: Gathered) -> list[str]:
