@@ -122,11 +122,13 @@ def row(name: str, build: float, run: dict, seconds: list[float], qrels: dict) -
 def ours_hybrid(index_dir: Path, depth: int | None = None):
     """The CLI's hybrid search (its defaults: depth 1000 per retriever), or at another depth."""
     from ragchain_cli.fusion import collapse_to_documents
+    from ragchain_cli.offline import freeze_loaded
     from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
     from ragchain_cli.stores.index import Index
 
     overrides = {"depth": depth} if depth else {}
     pipeline = SearchPipeline(Index(index_dir), search_options(k=100, documents=True, **overrides))
+    freeze_loaded()  # as the CLI does once a command has loaded
     return lambda q: {h.doc_id: h.score for h in collapse_to_documents(pipeline.search(q))}
 
 

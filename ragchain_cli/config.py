@@ -43,7 +43,14 @@ class Settings:
     reranker_model: str = ""
     rerank_instruction: str = ""
     llm: str = ""
-    n_ctx: int = 4096
+    n_ctx: int = 4096  # the context window of every local LLM (answers, hyde, --expand, LLM rerankers)
+    # ask: how much the model reads and writes (generate/workflow.py AskOptions takes these, ask_fields())
+    max_tokens: int = 64  # the longest answer; one sentence is asked for and generation stops at its end
+    context_tokens: int = 360  # passage tokens the model reads (prompt reading dominates CPU time)
+    passages: int = 4  # top hits whose sentences compete for the context
+    focus_tokens: int = 80  # the second, focused reading of an answer not drawn from the best sentence (0: none)
+    abstain: bool = True  # say the documents do not say when the evidence is weak; False: always answer
+    judge: bool | None = None  # the model's yes/no judgement as evidence: None = only when it has a weight
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False
@@ -55,6 +62,8 @@ class Settings:
     engine: str = "local"  # ingest: local or ray
     ray_address: str = ""  # ingest --engine ray: "" starts Ray for the run; "auto" or host:port joins a cluster
     workers: int = 0  # ingest --engine ray: embedding actors; 0 = one per GPU, else one per CPU of the cluster
+    # not a setting: the names a layer above the defaults set (ingest follows the index's model unless given)
+    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def options_for(self, kind: str, name: str) -> dict[str, Any]:
         """What ragchain.toml's tables set for one component (kind: retrieve, rerank or ocr)."""
@@ -63,8 +72,19 @@ class Settings:
     def retriever_names(self) -> list[str]:
         return [name.strip() for name in self.retrievers.split(",") if name.strip()]
 
+    def ask_fields(self) -> dict[str, Any]:
+        """ask's settings, as keyword arguments of generate.workflow.AskOptions."""
+        return {name: getattr(self, name) for name in ASK_FIELDS}
+
+
+INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
+ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "judge")
+DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
+
 
 def _coerce(name: str, kind: Any, value: Any) -> Any:
+    if str(kind) == "bool | None":  # true, false, or auto (None: the component decides)
+        return _optional_bool(name, value)
     target = kind if isinstance(kind, type) else None
     if target is None:
         target = {"int": int, "str": str, "float": float, "bool": bool}.get(str(kind), None)
@@ -80,6 +100,15 @@ def _coerce(name: str, kind: Any, value: Any) -> Any:
     if name == "weights":
         return parse_weights(value) if isinstance(value, str) else _weights_table(value)
     return _typed(name, target, value)
+
+
+def _optional_bool(name: str, value: Any) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("", "auto"):
+        return None
+    return _coerce(name, bool, text)
 
 
 def _typed(name: str, target: type | None, value: Any) -> Any:
@@ -122,7 +151,7 @@ def _from_toml(path: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}", "fix or remove the config file") from None
-    known = {f.name for f in fields(Settings)} - {"components"}
+    known = {f.name for f in fields(Settings)} - INTERNAL
     unknown = sorted(key for key in data if key not in known and not (key in KINDS and isinstance(data[key], dict)))
     if unknown:
         raise UsageError(f"{path}: unknown setting(s) {', '.join(unknown)}",
@@ -142,7 +171,7 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
 def _from_env(environ: dict[str, str]) -> dict[str, Any]:
     values = {}
     for f in fields(Settings):
-        if f.name == "components":  # tables only come from ragchain.toml
+        if f.name in INTERNAL:  # tables only come from ragchain.toml
             continue
         raw = environ.get(f"RAGCHAIN_{f.name.upper()}")
         if raw is not None:
@@ -166,16 +195,24 @@ def load_settings(
     layers.append(_from_env(dict(os.environ) if environ is None else environ))
     layers.append({k: v for k, v in (flags or {}).items() if v is not None})
     settings = Settings()
-    types = {f.name: f.type for f in fields(Settings)}
+    types = {f.name: f.type for f in fields(Settings) if f.name not in INTERNAL}
+    given: set[str] = set()
     for layer in layers:
         for name, value in layer.items():
             if name == "components":
                 settings.components = merge(settings.components, value)
             elif name in types:
                 settings = dataclasses.replace(settings, **{name: _coerce(name, types[name], value)})
+                given.add(name)
+    settings.given = frozenset(given)
     for name in ("k", "depth", "rerank_depth"):
         if getattr(settings, name) < 1:
             raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
+    for name in ("max_tokens", "context_tokens", "passages"):
+        if getattr(settings, name) < 1:
+            raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
+    if settings.focus_tokens < 0:
+        raise UsageError(f"focus-tokens must be 0 (no second reading) or more, got {settings.focus_tokens}")
     if settings.workers < 0:
         raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

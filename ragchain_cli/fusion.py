@@ -18,6 +18,7 @@ import inspect
 import math
 from typing import Any, Callable, Mapping
 
+from .config import DEFAULTS
 from .errors import UsageError
 from .types import Hit, sort_hits
 
@@ -116,7 +117,7 @@ def _weights(runs: Runs, weights: Mapping[str, float] | None) -> dict[str, float
     return {name: float(given.get(name, 1.0)) for name in runs}
 
 
-def rrf(runs: Runs, k: float = 60, weights: Mapping[str, float] | None = None) -> list[Hit]:
+def rrf(runs: Runs, k: float = DEFAULTS.rrf_k, weights: Mapping[str, float] | None = None) -> list[Hit]:
     """Reciprocal rank fusion: score = sum over lists of w_r / (k + rank); weights default 1.0."""
     if k < 0:
         raise UsageError(f"rrf k must be >= 0, got {k!r}", "the usual value is 60")
@@ -132,7 +133,7 @@ def _normalised(hits: list[Hit], normalise: Callable[[list[float]], list[float]]
     return dict(zip((h.chunk_id for h in unique), normalise([float(h.score) for h in unique])))
 
 
-def cc(runs: Runs, weights: Mapping[str, float] | None = None, norm: str = "zscore") -> list[Hit]:
+def cc(runs: Runs, weights: Mapping[str, float] | None = None, norm: str = DEFAULTS.norm) -> list[Hit]:
     """Convex combination: sum_r w_r * norm(score_r), weights normalised to sum 1.
 
     A chunk absent from a list gets that list's lowest normalised score ("as bad as the worst

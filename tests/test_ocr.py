@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ragchain_cli.errors import DependencyMissing, LoaderError, ModelNotFound
-from ragchain_cli.ingest.ocr import OcrMode, OcrWarning, _report_unreadable, get_backend, installed, recognize
+from helpers import shared_file, shared_missing
+from ragchain_cli.errors import DependencyMissing, LoaderError, ModelNotFound, RagchainError
+from ragchain_cli.ingest.ocr import OCR_BACKENDS, OcrMode, OcrWarning, _report_unreadable, get_backend, recognize
 from ragchain_cli.ingest.ocr.deepdoctection import DeepdoctectionBackend
 from ragchain_cli.ingest.ocr.rapidocr import reading_order
 from ragchain_cli.ingest.ocr.tesseract import find_tessdata
@@ -22,9 +23,22 @@ SCANNED = ("Retrieval augmented generation answers questions from local document
            "Scanned pages carry no text layer, so optical character recognition\n"
            "turns their pixels into words that the index can search.\n"
            "The marmalade inventory lists 42 jars, 17 crates and 3 barrels.")
-SHARED_SCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "pdfs" / "scanned" / "ocr_test.pdf"
+SCAN_FILE = "pdfs/scanned/ocr_test.pdf"
+SHARED_SCAN = shared_file(SCAN_FILE)
+needs_shared_scan = pytest.mark.skipif(SHARED_SCAN is None, reason=shared_missing(SCAN_FILE))
 SHARED_TRUTH = ("Docling bundles PDF document conversion to JSON and Markdown in an easy self contained package")
-needs_tesseract = pytest.mark.skipif(not installed("tesseract"), reason="Tesseract language data not installed")
+
+
+def missing(name: str) -> str:
+    """Why OCR backend `name` cannot run here, as its check says it (what exactly is missing); "" when it can."""
+    try:
+        OCR_BACKENDS.get(name).check()
+    except RagchainError as exc:
+        return f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+    return ""
+
+
+needs_tesseract = pytest.mark.skipif(bool(missing("tesseract")), reason=missing("tesseract"))
 
 
 def ragchain(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -135,8 +149,8 @@ def test_unknown_ocr_mode_is_a_usage_error(tmp_path):
 
 @pytest.mark.parametrize("name", ["tesseract", "rapidocr", "deepdoctection"])
 def test_backend_character_accuracy_on_a_rendered_page(name, tmp_path, scanned_page):
-    if not installed(name):
-        pytest.skip(f"{name} is not installed")
+    if missing(name):
+        pytest.skip(missing(name))
     import pymupdf
 
     with pymupdf.open(image_pdf(tmp_path / "scan.pdf", [scanned_page])) as doc:
@@ -147,7 +161,7 @@ def test_backend_character_accuracy_on_a_rendered_page(name, tmp_path, scanned_p
 
 
 @needs_tesseract
-@pytest.mark.skipif(not SHARED_SCAN.is_file(), reason="shared/data is not beside the project")
+@needs_shared_scan
 def test_tesseract_reads_the_shared_scanned_page():
     import pymupdf
 
@@ -192,8 +206,8 @@ def test_rapidocr_boxes_come_back_in_reading_order():
 def test_deepdoctection_layout_mode_without_weights_fails_clearly(tmp_path):
     try:
         DeepdoctectionBackend.check()
-    except DependencyMissing as missing:  # the package, or the tesseract program it runs
-        pytest.skip(missing.message)
+    except DependencyMissing as absent:  # the package, or the tesseract program it runs: the message says which
+        pytest.skip(absent.message)
     with pytest.raises(ModelNotFound, match="needs a weights folder"):
         DeepdoctectionBackend.check(layout=True)
     with pytest.raises(ModelNotFound, match="lacks weights/Aryn/deformable-detr-DocLayNet/model.safetensors"):

@@ -3,18 +3,29 @@ turn). On a page the test renders (so CI always runs it) and on a rotated copy o
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from ragchain_cli.ingest.loaders import LoadOptions, load
-from ragchain_cli.ingest.ocr import OcrMode, installed, recognize
-from ragchain_cli.ingest.ocr.orientation import osd_available, parse_osd
+from ragchain_cli.ingest.ocr import OcrMode, recognize
+from ragchain_cli.ingest.ocr.orientation import parse_osd
+from ragchain_cli.ingest.ocr.tesseract import find_tessdata
 
-from test_ocr import SCANNED, SHARED_SCAN, SHARED_TRUTH, char_accuracy, image_pdf, text_pixmap
+from test_ocr import (SCANNED, SHARED_SCAN, SHARED_TRUTH, char_accuracy, image_pdf, missing, needs_shared_scan,
+                      text_pixmap)
 
-needs_osd = pytest.mark.skipif(not (installed("tesseract") and osd_available()),
-                               reason="Tesseract with osd.traineddata is not installed (Debian: tesseract-ocr)")
+def osd_missing() -> str:
+    """What exactly is missing for orientation detection ("" when nothing is)."""
+    if shutil.which("tesseract") is None:
+        return "the `tesseract` program is not on PATH (Debian: apt-get install tesseract-ocr)"
+    if find_tessdata("osd") is None:
+        return "Tesseract's osd.traineddata is not installed (Debian: apt-get install tesseract-ocr)"
+    return missing("tesseract")
+
+
+needs_osd = pytest.mark.skipif(bool(osd_missing()), reason=osd_missing())
 
 
 def turned_copy(source: Path, target: Path, degrees: int) -> Path:
@@ -51,7 +62,7 @@ def test_a_turned_rendered_scan_is_read_upright(tmp_path, degrees):
 
 
 @needs_osd
-@pytest.mark.skipif(not SHARED_SCAN.is_file(), reason="shared/data is not beside the project")
+@needs_shared_scan
 def test_a_turned_copy_of_the_shared_scan_loads_as_the_upright_one_does(tmp_path):
     turned = turned_copy(SHARED_SCAN, tmp_path / "ocr_test-90.pdf", 90)
     [document] = load(turned, "turned", LoadOptions(ocr="tesseract"))

@@ -3,6 +3,7 @@ load a model set the offline switches themselves (ragchain_cli/offline.py)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -27,10 +28,33 @@ def test_importing_the_library_leaves_the_environment_unchanged():
     assert result.stdout.strip() == "CHANGED="
 
 
-def test_loading_a_model_sets_the_hub_offline_switches():
+def test_loading_a_model_leaves_the_offline_switches_to_the_host():
+    """A library call loads from local files (local_files_only); the offline switches and BLAS threads
+    are the CLI's choice for its own process, not a library's (test_reliability_offline checks that
+    nothing reaches the network without them)."""
     result = _python(
-        "import os\nfrom ragchain_cli.stores.embedders import load_query_encoder\n"
-        "assert 'HF_HUB_OFFLINE' not in os.environ\nload_query_encoder()\n"
-        "print(os.environ['HF_HUB_OFFLINE'], os.environ['TRANSFORMERS_OFFLINE'], 'OPENBLAS_NUM_THREADS' in os.environ)\n")
+        "import os\nfrom ragchain_cli.stores.embedders import load_embedder, load_query_encoder\n"
+        "load_query_encoder()\nload_embedder().embed(['a test'])\n"
+        "print(*(k in os.environ for k in ('HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE', 'HF_DATASETS_OFFLINE', "
+        "'OPENBLAS_NUM_THREADS')))\n")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["1", "1", "False"]  # BLAS threads are the CLI's choice, not a library's
+    assert result.stdout.split() == ["False", "False", "False", "False"]
+
+
+def test_importing_the_cli_runs_nothing():
+    result = _python(
+        "import os, gc, sys\nbefore = dict(os.environ)\nimport ragchain_cli.cli, ragchain_cli.cli.app\n"
+        "changed = sorted(k for k in set(before) | set(os.environ) if before.get(k) != os.environ.get(k))\n"
+        "print('CHANGED=' + ','.join(changed), gc.get_freeze_count(), 'numpy' in sys.modules)\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["CHANGED=", "0", "False"]  # numpy not yet: OPENBLAS_NUM_THREADS still counts
+
+
+def test_a_search_pipeline_leaves_the_garbage_collector_alone(sample_index):
+    from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
+    from ragchain_cli.stores.index import Index
+
+    frozen = gc.get_freeze_count()
+    with Index(sample_index) as index:
+        SearchPipeline(index, search_options(retrievers="bm25".split(",")))
+    assert gc.get_freeze_count() == frozen

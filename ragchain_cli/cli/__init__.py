@@ -1,8 +1,5 @@
 """The command line: one file per command; output.py is the single output sink.
 
-The CLI owns its process, so its entry sets the offline switches before anything else loads.
+Importing it runs nothing: the entry point (app.main) sets the process switches (offline.py)
+before a command loads anything.
 """
-
-from ..offline import cli_process
-
-cli_process()

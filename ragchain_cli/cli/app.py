@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ..errors import RagchainError
+from ..offline import cli_process
 from . import ask, evaluate, ingest, models, search, status
 from .output import EXIT_CODES, error, exit_code, shown
 
@@ -91,4 +92,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main() -> None:
+    """The `ragchain` program: this process is the CLI's own, so it sets the process switches
+    (offline, quiet, one BLAS thread; offline.cli_process) before any command loads a library."""
+    cli_process()
     sys.exit(run())

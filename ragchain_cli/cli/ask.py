@@ -6,10 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NormOpt, RecencyOpt,
-                     RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
-                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, require_text,
-                     search_options, settings_from, settle)
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NCtxOpt, NormOpt,
+                     RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
+                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, default,
+                     require_text, search_options, settings_from, settle)
 from .output import Output, progress, shown
 from .search import stdin_lines
 
@@ -24,16 +24,19 @@ def ask_command(
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, expand: ExpandOpt = None,
     llm: Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF", help="Catalogue name or path to a GGUF file")] = None,
-    n_ctx: Annotated[Optional[int], typer.Option("--n-ctx", metavar="N", help="Model context window in tokens")] = None,
-    max_tokens: Annotated[int, typer.Option("--max-tokens", metavar="N", help="Longest answer in tokens")] = 64,
-    context_tokens: Annotated[int, typer.Option(
-        "--context-tokens", metavar="N", help="Passage tokens the model reads: the best sentences of the top passages")] = 360,
-    passages: Annotated[int, typer.Option("--passages", metavar="N", help="Top hits whose sentences compete for the context")] = 4,
-    focus_tokens: Annotated[int, typer.Option(
-        "--focus-tokens", metavar="N", min=0, help="Passage tokens of the second reading of an answer not drawn from the "
-        "sentence that best matches the question (0: no second reading)")] = 80,
-    abstain: Annotated[bool, typer.Option("--abstain/--no-abstain", help="Say the documents do not say when the "
-                                          "evidence is weak (default), or always answer")] = True,
+    n_ctx: NCtxOpt = None,
+    max_tokens: Annotated[Optional[int], typer.Option("--max-tokens", metavar="N", help=f"Longest answer in tokens "
+                                                      f"{default('max_tokens')}")] = None,
+    context_tokens: Annotated[Optional[int], typer.Option(
+        "--context-tokens", metavar="N", help="Passage tokens the model reads: the best sentences of the top passages "
+        f"{default('context_tokens')}")] = None,
+    passages: Annotated[Optional[int], typer.Option("--passages", metavar="N", help="Top hits whose sentences compete "
+                                                    f"for the context {default('passages')}")] = None,
+    focus_tokens: Annotated[Optional[int], typer.Option(
+        "--focus-tokens", metavar="N", help="Passage tokens of the second reading of an answer not drawn from the "
+        f"sentence that best matches the question (0: no second reading) {default('focus_tokens')}")] = None,
+    abstain: Annotated[Optional[bool], typer.Option("--abstain/--no-abstain", help="Say the documents do not say when "
+                                                    f"the evidence is weak, or always answer {default('abstain')}")] = None,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
     latest: LatestOpt = None, spelling: SpellingOpt = None,
 ) -> None:
@@ -45,10 +48,11 @@ def ask_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling)
+                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
+                             max_tokens=max_tokens, context_tokens=context_tokens, passages=passages,
+                             focus_tokens=focus_tokens, abstain=abstain)
     search = search_options(settings, since, until, source, recency, recency_weight)
-    options = AskOptions(max_tokens=max_tokens, context_tokens=context_tokens, passages=passages, abstain=abstain,
-                         generate=not no_generate, focus_tokens=focus_tokens)
+    options = AskOptions(**settings.ask_fields(), generate=not no_generate)
     out = Output(as_json)
     with open_workflow(settings, options, search, on_progress=progress) as workflow:
         settle(workflow)

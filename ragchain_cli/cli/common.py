@@ -2,41 +2,51 @@
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from ..config import Settings, load_settings
+from ..config import DEFAULTS, Settings, load_settings
 from ..errors import UsageError
+from ..offline import freeze_loaded
 
-IndexOpt = Annotated[Optional[Path], typer.Option("--index", metavar="DIR", help="Index folder [env RAGCHAIN_INDEX; default ./.ragchain]")]
+
+def default(name: str) -> str:
+    """A help text's "[default X]" for setting `name`, from Settings (the one place defaults live)."""
+    value = getattr(DEFAULTS, name)
+    if isinstance(value, bool):
+        value = "on" if value else "off"
+    return f"[default {value}]"
+
+
+IndexOpt = Annotated[Optional[Path], typer.Option("--index", metavar="DIR", help=f"Index folder [env RAGCHAIN_INDEX] {default('index')}")]
 JsonOpt = Annotated[Optional[bool], typer.Option("--json/--no-json", help="JSON output (default when stdout is not a TTY)")]
 ConfigOpt = Annotated[Optional[list[Path]], typer.Option("--config", metavar="FILE", help="Settings file(s) [default ./ragchain.toml]")]
-RetrieversOpt = Annotated[Optional[str], typer.Option("--retrievers", metavar="NAMES", help="Comma-separated: bm25, dense, bm25-prf, dense-prf, hyde")]
-FusionOpt = Annotated[Optional[str], typer.Option("--fusion", metavar="rrf|cc", help="rrf or cc")]
-KOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", metavar="N", help="Results to return")]
-DepthOpt = Annotated[Optional[int], typer.Option("--depth", metavar="N", help="Candidates per retriever before fusion")]
-RrfKOpt = Annotated[Optional[int], typer.Option("--rrf-k", metavar="N", help="RRF constant k")]
-NormOpt = Annotated[Optional[str], typer.Option("--norm", metavar="NAME", help="cc normalisation: zscore, minmax, dbsf, none")]
+RetrieversOpt = Annotated[Optional[str], typer.Option("--retrievers", metavar="NAMES", help=f"Comma-separated: bm25, dense, bm25-prf, dense-prf, hyde {default('retrievers')}")]
+FusionOpt = Annotated[Optional[str], typer.Option("--fusion", metavar="rrf|cc", help=f"rrf or cc {default('fusion')}")]
+KOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", metavar="N", help=f"Results to return {default('k')}")]
+DepthOpt = Annotated[Optional[int], typer.Option("--depth", metavar="N", help=f"Candidates per retriever before fusion {default('depth')}")]
+RrfKOpt = Annotated[Optional[int], typer.Option("--rrf-k", metavar="N", help=f"RRF constant k {default('rrf_k')}")]
+NormOpt = Annotated[Optional[str], typer.Option("--norm", metavar="NAME", help=f"cc normalisation: zscore, minmax, dbsf, none {default('norm')}")]
 WeightsOpt = Annotated[Optional[str], typer.Option("--weights", metavar="NAME=W,...", help="Retriever weights, e.g. bm25=0.4,dense=0.6")]
 RerankOpt = Annotated[Optional[str], typer.Option("--rerank", metavar="NAME", help="Reranker name (see `ragchain models`)")]
-RerankDepthOpt = Annotated[Optional[int], typer.Option("--rerank-depth", metavar="N", help="Fused candidates the reranker sees")]
+RerankDepthOpt = Annotated[Optional[int], typer.Option("--rerank-depth", metavar="N", help=f"Fused candidates the reranker sees {default('rerank_depth')}")]
 RerankerModelOpt = Annotated[Optional[str], typer.Option("--reranker-model", metavar="DIR", help="Local folder for model rerankers")]
 RerankInstructionOpt = Annotated[Optional[str], typer.Option("--rerank-instruction", metavar="TEXT", help="Instruction for the tart reranker (what relevant means)")]
 SinceOpt = Annotated[Optional[str], typer.Option("--since", metavar="DATE|AGE", help="Only documents dated on/after (2024-01-01 or 30d)")]
 UntilOpt = Annotated[Optional[str], typer.Option("--until", metavar="DATE|AGE", help="Only documents dated on/before")]
 SourceOpt = Annotated[Optional[str], typer.Option("--source", metavar="GLOB", help="Only documents whose ID or path matches this glob")]
 RecencyOpt = Annotated[Optional[str], typer.Option("--recency", metavar="AGE", help="Favour newer documents, half-life e.g. 30d")]
-RecencyWeightOpt = Annotated[Optional[float], typer.Option("--recency-weight", metavar="W", help="How much recency counts, 0..1 [default 0.3]")]
+RecencyWeightOpt = Annotated[Optional[float], typer.Option("--recency-weight", metavar="W", help=f"How much recency counts, 0..1 {default('recency_weight')}")]
 LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help="Only the newest version of "
-                                                   "each version group (older versions dropped)")]
+                                                   f"each version group (older versions dropped) {default('latest')}")]
 SpellingOpt = Annotated[Optional[bool], typer.Option("--spelling/--no-spelling", help="Correct a query word no "
-                                                     "passage has to an indexed word one edit away (default on)")]
+                                                     f"passage has to an indexed word one edit away {default('spelling')}")]
+NCtxOpt = Annotated[Optional[int], typer.Option("--n-ctx", metavar="N", help=f"Model context window in tokens {default('n_ctx')}")]
 LlmOpt = Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
 ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
-                                                   "sub-questions, keywords searched too and fused")]
+                                                   f"sub-questions, keywords searched too and fused {default('expand')}")]
 
 
 def settings_from(config: list[Path] | None, **flags) -> Settings:
@@ -69,7 +79,8 @@ def require_text(query: str, what: str = "query") -> str:
 
 def settle(pipeline):
     """Everything loaded so far (modules, models, stores) lives until exit: take it out of the
-    cyclic collector's scans. Full collections over it were 5-9 ms pauses inside fusion, which
-    put hybrid p95 at ~100 ms against a 40 ms p50 at 1M chunks (45 ms after; bench/scale_bench.py)."""
-    gc.freeze()
+    cyclic collector's scans (offline.freeze_loaded; app.run unfreezes when the command returns).
+    Full collections over it were 5-9 ms pauses inside fusion, which put hybrid p95 at ~100 ms
+    against a 40 ms p50 at 1M chunks (45 ms after; bench/scale_bench.py)."""
+    freeze_loaded()
     return pipeline

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
-import shutil
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -42,8 +40,8 @@ def ingest_command(
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""
     from ..ingest.ocr import check_mode
-    from ..ingest.pipeline import ingest, ingest_options
-    from ..stores.index import Index
+    from ..ingest.pipeline import ingest_into, ingest_options
+    from ..stores.index import exists
 
     _require_paths(paths)
     settings = settings_from(config, index=index, embed_model=embed_model, chunk_size=chunk_size,
@@ -52,15 +50,10 @@ def ingest_command(
     options = ingest_options(settings, pdf_password=pdf_password, nougat_model=nougat_model, wait=wait)
     check_mode(options.ocr)
     out = Output(as_json)
-    fresh = not (Path(settings.index) / "docstore.sqlite").exists()
-    store = Index(Path(settings.index), create=True)
-    try:
-        report = _run(store, paths, options, ingest)
-    finally:  # nothing was written into a new index (or the run failed first): leave none behind
-        empty = fresh and "embed_model" not in store.manifest()
-        store.close()
-        if empty:
-            _remove_new_index(Path(settings.index))
+    root = Path(settings.index)
+    had_index = exists(root)
+    report = _run(root, paths, options, ingest_into)  # a new index nothing went into is removed again
+    empty = not had_index and not exists(root)
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     out.data(payload, lambda console: _render(console, payload))
     _report_problems(report)
@@ -85,16 +78,6 @@ def _require_paths(paths: list[Path]) -> None:
         raise UsageError(f"no such file or folder: {', '.join(missing)}", "check the path(s) given to ingest")
 
 
-def _remove_new_index(root: Path) -> None:
-    """Remove what this ingest made in a new index folder, and the folder when nothing else is in it."""
-    for name in ("docstore.sqlite", "docstore.sqlite-wal", "docstore.sqlite-shm", "ingest.lock"):
-        (root / name).unlink(missing_ok=True)
-    for folder in (root / "lexical", root / "vectors", root / "documents"):
-        shutil.rmtree(folder, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        root.rmdir()
-
-
 SHOWN_SKIPPED = 50
 
 
@@ -116,9 +99,9 @@ def _report_problems(report) -> None:
         stderr.print(f"[yellow]skipped[/] {rest.total()} more files ({reasons}{more}); the JSON output lists every one")
 
 
-def _run(store, paths, options, ingest):
+def _run(root: Path, paths, options, ingest):
     if not stderr.is_terminal:
-        return ingest(store, paths, options)
+        return ingest(root, paths, options)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("ingest"), BarColumn(), TextColumn("{task.fields[files]}"), TimeElapsedColumn(),
@@ -132,7 +115,7 @@ def _run(store, paths, options, ingest):
             bar.update(task, completed=done, total=total + 1, files=f"{done}/{total}",
                        description=shown(Path(path).name[-40:]))
 
-        return ingest(store, paths, options, progress)
+        return ingest(root, paths, options, progress)
 
 
 def _render(console, payload: dict) -> None:

@@ -40,16 +40,13 @@ def search_command(
                              llm=llm, expand=expand, latest=latest, spelling=spelling)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
-    store = open_index(settings)
-    try:
+    with open_index(settings) as store:
         pipeline = settle(SearchPipeline(store, options))
         if query == "-":
             _stdin(pipeline, out)
         else:
             payload = result_payload(pipeline, query, pipeline.search(query))
             out.data(payload, lambda console: render(console, payload))
-    finally:
-        store.close()
 
 
 def stdin_lines() -> list[str]:

@@ -33,11 +33,8 @@ def _payload(store) -> dict:
 
 def status_command(index: IndexOpt = None, as_json: JsonOpt = None, config: ConfigOpt = None) -> None:
     """Counts per store and whether the three stores agree."""
-    store = open_index(settings_from(config, index=index))
-    try:
+    with open_index(settings_from(config, index=index)) as store:
         payload = _payload(store)
-    finally:
-        store.close()
     Output(as_json).data(payload, lambda console: _render(console, payload))
 
 
@@ -45,11 +42,8 @@ def check_command(index: IndexOpt = None, as_json: JsonOpt = None, config: Confi
     """Verify that docstore, Tantivy and LanceDB hold exactly the same chunk IDs (and documents)."""
     from ..errors import InconsistentIndex
 
-    store = open_index(settings_from(config, index=index))
-    try:
+    with open_index(settings_from(config, index=index)) as store:
         payload = _payload(store)
-    finally:
-        store.close()
     Output(as_json).data(payload, lambda console: _render(console, payload))
     if not payload["consistent"]:
         named = [f"{n} {k.replace('_', ' ')}" for k, n in payload["difference_counts"].items() if n]

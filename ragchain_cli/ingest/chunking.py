@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..config import Settings
 from ..errors import UsageError
-from ..offline import hub_offline
+from ..offline import quiet_hub
 from ..types import Chunk, Document
 
 SEGMENT_CHARS = 1 << 20  # a longer block is tokenized one segment at a time (see _token_offsets)
@@ -40,7 +40,7 @@ class Chunker:
     def __init__(self, tokenizer_json: Path, settings: ChunkSettings) -> None:
         from tokenizers import Tokenizer
 
-        hub_offline()  # TOKENIZERS_PARALLELISM: the tokenizer must not start threads a fork would copy
+        quiet_hub()  # TOKENIZERS_PARALLELISM: the tokenizer must not start threads a fork would copy
         self.tokenizer = Tokenizer.from_file(str(tokenizer_json))
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()

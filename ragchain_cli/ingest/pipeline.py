@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import Settings
+from ..config import DEFAULTS, Settings
 from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
 from ..stores.embedders import model_reference
-from ..stores.index import Index
+from ..stores.index import Index, open_for_writing
 from ..types import Chunk, Document
 from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
 from .engines import ENGINES
@@ -69,7 +69,8 @@ def ingest_options(settings: Settings | None = None, **overrides) -> IngestOptio
 
     settings = settings or Settings()
     tables = {name: settings.options_for("ocr", name) for name in OCR_BACKENDS.names()} if settings.components else {}
-    options = IngestOptions(embed_model=settings.embed_model, chunk_size=settings.chunk_size,
+    model = settings.embed_model if "embed_model" in settings.given else ""  # "": the index's own, if it has one
+    options = IngestOptions(embed_model=model, chunk_size=settings.chunk_size,
                             chunk_overlap=settings.chunk_overlap, ocr=OcrMode(settings.ocr, **tables),
                             engine=settings.engine, ray_address=settings.ray_address, workers=settings.workers)
     options = dataclasses.replace(options, **overrides)
@@ -84,10 +85,21 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
+def ingest_into(root: Path, paths: list[Path], options: IngestOptions,
+                progress: Progress | None = None) -> IngestReport:
+    """`ragchain ingest` as a library call: the index at `root` (created when there is none; a new
+    one that nothing could be written into is removed again), updated from `paths`."""
+    with open_for_writing(root) as index:
+        return ingest(index, paths, options, progress)
+
+
 def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Progress | None = None) -> IngestReport:
+    """Update an open index from `paths`. Without an embedding model in `options` (""), the one the
+    index was built with, or the default for a new index."""
     report = IngestReport(engine=options.engine)
     started = time.perf_counter()
-    options = dataclasses.replace(options, embed_model=model_reference(options.embed_model))
+    model = options.embed_model or index.manifest().get("embed_model") or DEFAULTS.embed_model
+    options = dataclasses.replace(options, embed_model=model_reference(model))
     engine = ENGINES.create(options.engine, options=options)  # a missing engine fails before the lock
     index.require({"embed_model": options.embed_model, "chunk_size": str(options.chunk_size),
                    "chunk_overlap": str(options.chunk_overlap)})

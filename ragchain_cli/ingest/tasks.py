@@ -15,19 +15,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..config import Settings
+from ..config import DEFAULTS
 from ..errors import LoaderError
 from ..stores.docstore import FileRecord
 from ..types import Chunk, Document
 
-DEFAULTS = Settings()  # the one place defaults live
 
 
 @dataclass
 class IngestOptions:
     """What one ingest runs with; build it with pipeline.ingest_options(settings) so it has the CLI's defaults."""
 
-    embed_model: str = DEFAULTS.embed_model
+    embed_model: str = ""  # "": the model the index was built with (Settings.embed_model for a new one)
     chunk_size: int = DEFAULTS.chunk_size
     chunk_overlap: int = DEFAULTS.chunk_overlap
     pdf_password: str = ""

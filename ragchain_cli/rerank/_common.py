@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import DependencyMissing, ModelNotFound, UsageError
-from ..offline import hub_offline
+from ..offline import quiet_hub
 from ..types import Hit, sort_hits
 
 
@@ -63,7 +63,7 @@ def torch_threads() -> None:
 
 
 def import_transformers() -> Any:
-    hub_offline()
+    quiet_hub()
     try:
         import torch  # noqa: F401
         import transformers

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from ..errors import DependencyMissing
 from ..loaded import load_once
-from ..offline import hub_offline
+from ..offline import quiet_hub
 from ..types import Hit
 from ._common import passage_text, reranked, reranker_folder, torch_threads
 
 
 def _load(folder: str, max_length: int | None):
-    hub_offline()
+    quiet_hub()
     try:
         from sentence_transformers import CrossEncoder
     except ImportError:

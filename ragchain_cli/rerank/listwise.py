@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from ..config import DEFAULTS
 from ..errors import UsageError
 from ..types import Hit
 from ._common import passage_text, reranked
@@ -88,7 +89,7 @@ def truncate(text: str, budget: int, count: Callable[[str], int]) -> str:
 class ListwiseReranker:
     name = "llm"
 
-    def __init__(self, llm: str = "", n_ctx: int = 4096, window: int = 20, step: int = 10,
+    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, window: int = 20, step: int = 10,
                  passage_tokens: int = 128, **_options) -> None:
         from ..generate import LocalLLM, resolve_model
 

@@ -12,6 +12,7 @@ template with one {passage} works. Passages are cut to `passage_tokens` model to
 
 from __future__ import annotations
 
+from ..config import DEFAULTS
 from ..errors import UsageError
 from ..types import Hit
 from ._common import passage_text, reranked
@@ -37,7 +38,7 @@ def split_template(template: str) -> tuple[str, str]:
 class UPRReranker:
     name = "upr"
 
-    def __init__(self, llm: str = "", n_ctx: int = 4096, passage_tokens: int = 128,
+    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, passage_tokens: int = 128,
                  prompt: str = "instruction-first", **_options) -> None:
         from ..generate import LocalLLM, resolve_model
 

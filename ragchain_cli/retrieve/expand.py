@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from ..config import DEFAULTS
 from ..generate.llama import GenerationError
 from ..types import Hit
 from .llm import LazyLLM
@@ -70,7 +71,7 @@ def expanded_weights(names: list[str], weights: Mapping[str, float], generated_w
 
 
 class QueryExpander:
-    def __init__(self, llm: str = "", n_ctx: int = 4096, max_tokens: int = 320, generated_weight: float = GENERATED_WEIGHT,
+    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, max_tokens: int = 320, generated_weight: float = GENERATED_WEIGHT,
                  workers: int = 4) -> None:
         self.llm = LazyLLM(llm, n_ctx)
         self.max_tokens = int(max_tokens)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..config import DEFAULTS
 from ..errors import UsageError
 from ..stores.index import Index
 from ..types import Hit
@@ -41,7 +42,7 @@ class HydeRetriever(DenseRetriever):
     name = "hyde"
     uses_llm = True
 
-    def __init__(self, index: Index, llm: str = "", n_ctx: int = 4096, hyde_passages: int = 1,
+    def __init__(self, index: Index, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, hyde_passages: int = 1,
                  hyde_template: str = "", hyde_max_tokens: int = 128, **_options) -> None:
         if hyde_passages < 1:
             raise UsageError(f"hyde_passages must be at least 1, got {hyde_passages}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..config import DEFAULTS
 from ..generate.models import resolve_model
 
 
@@ -13,7 +14,7 @@ class LazyLLM:
     here, before any search; the weights load on the first call and are shared per process by
     LocalLLM. Calls are serialised: one llama.cpp context must not generate from two threads."""
 
-    def __init__(self, llm: str = "", n_ctx: int = 4096) -> None:
+    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx) -> None:
         self.path = resolve_model(llm or None)
         self.n_ctx = int(n_ctx)
         self._model: Any = None

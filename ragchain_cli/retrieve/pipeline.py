@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import gc
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..config import Settings, parse_weights
+from ..config import DEFAULTS, Settings, parse_weights
 from ..errors import UsageError
 from ..fusion import collapse_to_documents, fuse
 from ..stores.index import Index
@@ -29,10 +28,9 @@ from .documents import DocumentRanker
 from .spelling import Spelling, speller_for
 
 FILTER_OVERFETCH = 5
+SPELLED = 4096  # corrected queries remembered for spelling_of (a long-lived pipeline must not grow without end)
 DOCUMENT_SLACK = 16  # fused documents kept beyond k when nothing after fusion filters or reorders them
 
-
-DEFAULTS = Settings()  # the one place defaults live (config.Settings); SearchOptions only mirrors them
 
 
 @dataclass
@@ -123,7 +121,7 @@ class SearchPipeline:
 
             self.retrievers[BM25DocumentRetriever.name] = BM25DocumentRetriever(index)
         self.speller = speller_for(index) if options.spelling else None
-        self.spelled: dict[str, Spelling] = {}  # query -> as searched, when a word was corrected
+        self.spelled: OrderedDict[str, Spelling] = OrderedDict()  # the last SPELLED queries with a corrected word
         self.expander = None
         if options.expand:
             from .expand import QueryExpander
@@ -134,12 +132,8 @@ class SearchPipeline:
             from ..rerank import RERANKERS
 
             self.reranker = self._timed("load_rerank", RERANKERS.create, options.rerank, **options.reranker_options)
-        # What is loaded by now (modules, encoder, index readers) lives as long as the process; a query
-        # makes thousands of short-lived hits, whose collections otherwise walk all of it again
-        # (bench/RESULTS.md, issue 14: fusion time halved, p95 outliers gone). Once a process: a
-        # later freeze would also keep whatever garbage had built up since.
-        if not gc.get_freeze_count():
-            gc.freeze()
+        # A process that keeps this pipeline for good may then take what is loaded out of the cyclic
+        # collector's scans (offline.freeze_loaded; the CLI does): the library never does it for its host.
 
     def _timed(self, stage: str, fn, *args, **kwargs):
         started = time.perf_counter()
@@ -169,6 +163,9 @@ class SearchPipeline:
         spelling = self._timed("spelling", self.speller.correct, query)
         if spelling.changes:
             self.spelled[query] = spelling
+            self.spelled.move_to_end(query)
+            while len(self.spelled) > SPELLED:
+                self.spelled.popitem(last=False)
         return spelling.text
 
     def spelling_of(self, query: str) -> Spelling:

@@ -268,10 +268,6 @@ class DocStore:
     def chunk_ids(self) -> set[str]:
         return {row[0] for row in self.conn.execute("SELECT chunk_id FROM chunks")}
 
-    def filtered_chunk_ids(self, where: str, params: tuple) -> set[str]:
-        sql = f"SELECT c.chunk_id FROM chunks c JOIN documents d ON c.doc_id = d.doc_id WHERE {where}"
-        return {row[0] for row in self.conn.execute(sql, params)}
-
     def counts(self) -> dict[str, int]:
         tables = ("files", "documents", "chunks", "pending")
         return {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}

@@ -12,11 +12,12 @@ from typing import Protocol
 
 import numpy as np
 
+from ..config import DEFAULTS
 from ..errors import DependencyMissing, ModelNotFound
 from ..loaded import load_once
-from ..offline import hub_offline
+from ..offline import quiet_hub
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_MODEL = DEFAULTS.embed_model
 
 
 class Embedder(Protocol):
@@ -81,7 +82,7 @@ class SentenceTransformerEmbedder:
     def __init__(self, name: str = DEFAULT_MODEL, batch_size: int = 64, threads: int | None = None,
                  device: str = "cpu") -> None:
         folder = model_folder(name)
-        hub_offline()
+        quiet_hub()
         try:
             import torch
             from sentence_transformers import SentenceTransformer

@@ -13,11 +13,14 @@ and skip IDs it does not hold, so they always see the last committed state.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import shutil
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -30,6 +33,7 @@ MANIFEST_KEYS = ("embed_model", "dim", "chunk_size", "chunk_overlap")
 DOCUMENT_INDEX = "document_index"  # manifest key: "bm25" once documents/ holds every document
 
 
+DOCSTORE = "docstore.sqlite"
 DOCUMENTS_HEAP = 32_000_000  # whole documents are written a batch at a time: a second 128 MB arena is not needed
 
 
@@ -54,12 +58,14 @@ class StoreCheck:
 
 
 class Index:
+    """The open index; a context manager (`with Index(root) as index:`) that closes its stores."""
+
     def __init__(self, root: Path, create: bool = False) -> None:
         self.root = Path(root)
         if self.root.exists() and not self.root.is_dir():
             raise UsageError(f"the index {self.root} is a file, not a folder",
                              "pass --index with a folder (a new one is created), or remove that file")
-        db = self.root / "docstore.sqlite"
+        db = self.root / DOCSTORE
         if not db.is_file() and not create:
             raise IndexNotFound(f"no index at {self.root}", "run `ragchain ingest PATH` first, or pass --index DIR")
         try:
@@ -107,6 +113,12 @@ class Index:
             if lexical is not None:
                 lexical.close()
         self.docstore.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
     # -- manifest ---------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:
@@ -184,6 +196,10 @@ class Index:
             self.rebuild_documents(sorted(self.documents.ids() | self.docstore.document_ids()))
             self.docstore.set_meta({DOCUMENT_INDEX: "bm25"})
 
+    def is_empty(self) -> bool:
+        """No batch was ever written (a first ingest that failed, or skipped every file)."""
+        return "embed_model" not in self.manifest()
+
     # -- checks -----------------------------------------------------------------------------
     def check(self) -> StoreCheck:
         doc_ids = self.docstore.chunk_ids()
@@ -198,3 +214,32 @@ class Index:
             extra_lexical=sorted(lex_ids - doc_ids), extra_vectors=sorted(vec_ids - doc_ids),
             missing_documents=sorted(docs - whole), extra_documents=sorted(whole - docs),
         )
+
+
+def exists(root: Path) -> bool:
+    return (Path(root) / DOCSTORE).exists()
+
+
+@contextmanager
+def open_for_writing(root: Path) -> Iterator[Index]:
+    """The index at `root`, created when there is none. A new index nothing was written into is
+    removed on the way out: a first ingest that failed, or skipped every file, leaves no index."""
+    fresh = not exists(root)
+    index = Index(Path(root), create=True)
+    try:
+        yield index
+    finally:
+        empty = fresh and index.is_empty()
+        index.close()
+        if empty:
+            _remove_new(Path(root))
+
+
+def _remove_new(root: Path) -> None:
+    """Remove what was made in a new index folder, and the folder when nothing else is in it."""
+    for name in (DOCSTORE, f"{DOCSTORE}-wal", f"{DOCSTORE}-shm", "ingest.lock"):
+        (root / name).unlink(missing_ok=True)
+    for folder in (root / "lexical", root / "vectors", root / "documents"):
+        shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        root.rmdir()

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelNotFound
-from ..offline import hub_offline
+from ..offline import quiet_hub
 
 _SQRT_HALF = np.float32(np.sqrt(0.5))
 
@@ -84,7 +84,7 @@ class NumpyBertEncoder:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        hub_offline()
+        quiet_hub()
         reason = unsupported_reason(folder)
         if reason:
             raise ModelNotFound(f"the numpy encoder cannot reproduce {folder}: {reason}",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import DependencyMissing, ModelNotFound
-from ...offline import hub_offline
+from ...offline import quiet_hub
 from .render import render_dpi, render_png
 
 ENV = "RAGCHAIN_DEEPDOCTECTION_WEIGHTS"
@@ -53,7 +53,7 @@ class DeepdoctectionBackend:
         if importlib.util.find_spec("deepdoctection") is None:
             raise DependencyMissing("deepdoctection is not installed", INSTALL)
         if shutil.which("tesseract") is None:
-            raise DependencyMissing("deepdoctection runs the tesseract program, which is not on PATH", INSTALL)
+            raise DependencyMissing("the `tesseract` program is not on PATH (deepdoctection runs it)", INSTALL)
         chosen = weights or os.environ.get(ENV, "")
         if not (layout or chosen):
             return None
@@ -92,7 +92,7 @@ def _import_quietly():
     """Import deepdoctection, which configures the root logger (at LOG_LEVEL, which it exports to the
     environment itself, INFO unless set); keep its notes below warnings and put the root logger back."""
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    hub_offline()
+    quiet_hub()
     root = logging.getLogger()
     level, handlers = root.level, list(root.handlers)
     try:

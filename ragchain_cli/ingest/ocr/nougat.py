@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import DependencyMissing, ModelNotFound
-from ...offline import hub_offline
+from ...offline import quiet_hub
 from .render import render_pil
 
 ENV = "RAGCHAIN_NOUGAT_MODEL"
@@ -32,7 +32,7 @@ class NougatBackend:
 
     def __init__(self, model: str = "", max_new_tokens: int | None = None) -> None:
         self.folder = self.check(model=model)
-        hub_offline()
+        quiet_hub()
         import torch
         from transformers import NougatProcessor, VisionEncoderDecoderModel
 
