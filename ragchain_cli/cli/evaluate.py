@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
-                     RerankInstructionOpt, RerankOpt, SpellingOpt, settle)
+                     RerankInstructionOpt, RerankOpt, SpellingOpt, default, settle)
 from .output import Output, shown, stderr
 
 DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
@@ -19,8 +19,8 @@ def eval_command(
     queries: Annotated[Optional[Path], typer.Option("--queries", metavar="FILE", help="BEIR JSONL or id<TAB>text")] = None,
     index: IndexOpt = None, as_json: JsonOpt = None,
     config: Annotated[Optional[list[Path]], typer.Option("--config", metavar="FILE", help="One configuration per file")] = None,
-    retrievers: Annotated[Optional[list[str]], typer.Option("--retrievers", metavar="NAMES", help="Repeat to compare")] = None,
-    fusion: Annotated[Optional[list[str]], typer.Option("--fusion", metavar="rrf|cc", help="Repeat to compare: rrf, cc")] = None,
+    retrievers: Annotated[Optional[list[str]], typer.Option("--retrievers", metavar="NAMES", help=f"Repeat to compare {default('retrievers')}")] = None,
+    fusion: Annotated[Optional[list[str]], typer.Option("--fusion", metavar="rrf|cc", help=f"Repeat to compare: rrf, cc {default('fusion')}")] = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
     k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None, spelling: SpellingOpt = None,

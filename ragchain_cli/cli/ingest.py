@@ -11,7 +11,7 @@ import typer
 
 from ..errors import UsageError
 from ..ingest.loaders import SUFFIXES
-from .common import ConfigOpt, IndexOpt, JsonOpt, settings_from
+from .common import ConfigOpt, IndexOpt, JsonOpt, default, settings_from
 from .output import Output, shown, stderr, warn
 
 
@@ -20,18 +20,19 @@ def ingest_command(
     index: IndexOpt = None,
     as_json: JsonOpt = None,
     config: ConfigOpt = None,
-    embed_model: Annotated[Optional[str], typer.Option("--embed-model", metavar="NAME|DIR", help="Embedding model name or folder")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", metavar="N", help="Tokens per chunk")] = None,
-    chunk_overlap: Annotated[Optional[int], typer.Option("--chunk-overlap", metavar="N", help="Tokens shared by neighbours")] = None,
+    embed_model: Annotated[Optional[str], typer.Option("--embed-model", metavar="NAME|DIR", help="Embedding model name or "
+                                               f"folder; an existing index keeps the one it was built with {default('embed_model')}")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", metavar="N", help=f"Tokens per chunk {default('chunk_size')}")] = None,
+    chunk_overlap: Annotated[Optional[int], typer.Option("--chunk-overlap", metavar="N", help=f"Tokens shared by neighbours {default('chunk_overlap')}")] = None,
     pdf_password: Annotated[str, typer.Option("--pdf-password", metavar="TEXT", envvar="RAGCHAIN_PDF_PASSWORD",
                                               help="Password for encrypted PDFs")] = "",
     ocr: Annotated[Optional[str], typer.Option("--ocr", metavar="ENGINE", help="OCR for pages without text and images: auto, off, "
-                                                             "tesseract, rapidocr, nougat, deepdoctection")] = None,
+                                                             f"tesseract, rapidocr, nougat, deepdoctection {default('ocr')}")] = None,
     nougat_model: Annotated[str, typer.Option("--nougat-model", metavar="DIR", envvar="RAGCHAIN_NOUGAT_MODEL",
                                               help="Local Nougat model folder (for --ocr nougat)")] = "",
     wait: Annotated[bool, typer.Option("--wait", help="Wait for another ingest instead of failing")] = False,
     engine: Annotated[Optional[str], typer.Option("--engine", metavar="local|ray", help="local (this process) or ray (load, chunk "
-                                                  "and embed on a Ray cluster; the ray extra)")] = None,
+                                                  f"and embed on a Ray cluster; the ray extra) {default('engine')}")] = None,
     ray_address: Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", help="--engine ray: join this cluster "
                                                        "(host:port, or auto for RAY_ADDRESS); default: start Ray "
                                                        "on this machine for the run")] = None,
