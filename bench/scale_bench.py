@@ -137,7 +137,7 @@ def recall_grid(root: Path, queries: np.ndarray, exact: list[set[str]], probes: 
 
 
 def latencies(root: Path, warm: list[str], timed: list[str], depth: int) -> dict[str, tuple[float, float]]:
-    from ragchain_cli.cli.common import settle
+    from ragchain_cli.offline import freeze_loaded
     from ragchain_cli.retrieve.pipeline import SearchPipeline, search_options
 
     out = {}
@@ -145,7 +145,7 @@ def latencies(root: Path, warm: list[str], timed: list[str], depth: int) -> dict
         pipeline = SearchPipeline(Index(root), search_options(retrievers=retrievers, k=10, depth=depth))
         for text in warm:  # pulls the index's pages into the OS cache; these queries are not timed
             pipeline.search(text)
-        settle(pipeline)  # as the CLI does once everything is loaded
+        freeze_loaded()  # as the CLI does once everything is loaded
         seconds = []
         for text in timed:
             started = time.perf_counter()

@@ -10,8 +10,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, default,
                      require_text, search_options, settings_from, settle)
-from .output import Output, progress, shown
-from .search import stdin_lines
+from .output import Output, progress, shown, stdin_lines
 
 
 def ask_command(

@@ -78,6 +78,14 @@ def _write(text: str) -> None:
         raise typer.Exit(0) from None
 
 
+def stdin_lines() -> list[str]:
+    """stdin's lines; bytes that are not UTF-8 become U+FFFD (read through surrogateescape they went
+    back out raw, and the JSON on stdout was no longer UTF-8)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    text = buffer.read().decode("utf-8", "replace") if buffer is not None else sys.stdin.read()
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def shown(text: str) -> str:
     """Untrusted text (a file name, a document's words) made safe for one terminal line: control
     characters as escapes (a newline, or ESC that would drive the terminal), rich markup escaped."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -11,9 +10,9 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
-from ..types import hit_payload
+from ..retrieve.payload import search_payload
 from ..retrieve.spelling import Spelling
-from .output import Output, shown, warn
+from .output import Output, shown, stdin_lines, warn
 
 BATCH = 64
 
@@ -49,14 +48,6 @@ def search_command(
             out.data(payload, lambda console: render(console, payload))
 
 
-def stdin_lines() -> list[str]:
-    """stdin's lines; bytes that are not UTF-8 become U+FFFD (read through surrogateescape they went
-    back out raw, and the JSON on stdout was no longer UTF-8)."""
-    buffer = getattr(sys.stdin, "buffer", None)
-    text = buffer.read().decode("utf-8", "replace") if buffer is not None else sys.stdin.read()
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
 def _stdin(pipeline, out: Output) -> None:
     """One output line per input line, so `paste` and `jq` line them up: a blank line gets an
     empty result. The newline that ends the last line starts no further query."""
@@ -70,15 +61,11 @@ def _stdin(pipeline, out: Output) -> None:
 
 
 def result_payload(pipeline, query: str, hits) -> dict:
-    """One query's result; a failed --expand is said on stderr and in the JSON (`expansion_error`)."""
-    payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
-    spelling = pipeline.spelling_of(query)
-    if spelling.changes:  # a word no passage has was corrected (retrieve/spelling.py)
-        payload.update(searched=spelling.text, corrected=spelling.changes)
-    failure = pipeline.expansion_error(query)
-    if failure:
-        payload["expansion_error"] = failure
-        warn(f"query expansion failed for {shown(query[:80])}: {shown(failure)} (searched the query as written)")
+    """One query's result (retrieve.payload); a failed --expand is also said on stderr."""
+    payload = search_payload(pipeline, query, hits)
+    if payload.get("expansion_error"):
+        warn(f"query expansion failed for {shown(query[:80])}: {shown(payload['expansion_error'])} "
+             "(searched the query as written)")
     return payload
 
 

@@ -1,0 +1,18 @@
+"""One query's search result as `search` prints it (each hit as types.hit_payload shows it)."""
+
+from __future__ import annotations
+
+from ..types import Hit, hit_payload
+
+
+def search_payload(pipeline, query: str, hits: list[Hit]) -> dict:
+    """One query's result: its hits; `searched` and `corrected` when a word was corrected first
+    (retrieve/spelling.py); `expansion_error` when --expand could not be used for it."""
+    payload = {"query": query, "hits": [hit_payload(i, h) for i, h in enumerate(hits, start=1)]}
+    spelling = pipeline.spelling_of(query)
+    if spelling.changes:
+        payload.update(searched=spelling.text, corrected=spelling.changes)
+    failure = pipeline.expansion_error(query)
+    if failure:
+        payload["expansion_error"] = failure
+    return payload
