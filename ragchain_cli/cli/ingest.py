@@ -20,10 +20,13 @@ def ingest_command(
     index: IndexOpt = None,
     as_json: JsonOpt = None,
     config: ConfigOpt = None,
-    embed_model: Annotated[Optional[str], typer.Option("--embed-model", metavar="NAME|DIR", help="Embedding model name or "
-                                               f"folder; an existing index keeps the one it was built with {default('embed_model')}")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", metavar="N", help=f"Tokens per chunk {default('chunk_size')}")] = None,
-    chunk_overlap: Annotated[Optional[int], typer.Option("--chunk-overlap", metavar="N", help=f"Tokens shared by neighbours {default('chunk_overlap')}")] = None,
+    embed_model: Annotated[Optional[str], typer.Option(
+        "--embed-model", metavar="NAME|DIR",
+        help=f"Embedding model name or folder; an existing index keeps its own {default('embed_model')}")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option(
+        "--chunk-size", metavar="N", help=f"Tokens per chunk {default('chunk_size')}")] = None,
+    chunk_overlap: Annotated[Optional[int], typer.Option(
+        "--chunk-overlap", metavar="N", help=f"Tokens shared by neighbours {default('chunk_overlap')}")] = None,
     pdf_password: Annotated[str, typer.Option("--pdf-password", metavar="TEXT", envvar="RAGCHAIN_PDF_PASSWORD",
                                               help="Password for encrypted PDFs")] = "",
     ocr: Annotated[Optional[str], typer.Option("--ocr", metavar="ENGINE", help="OCR for pages without text and images: auto, off, "

@@ -42,7 +42,8 @@ class HydeRetriever(DenseRetriever):
     name = "hyde"
     uses_llm = True
 
-    def __init__(self, index: Index, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, hyde_passages: int = 1,
+    def __init__(self, index: Index, llm: str = "", n_ctx: int = DEFAULTS.n_ctx,
+                 hyde_passages: int = DEFAULTS.hyde_passages,
                  hyde_template: str = "", hyde_max_tokens: int = 128, **_options) -> None:
         if hyde_passages < 1:
             raise UsageError(f"hyde_passages must be at least 1, got {hyde_passages}")
