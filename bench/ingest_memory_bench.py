@@ -35,6 +35,8 @@ def flush(self):
     log.write(" ".join(map(str, [self.added, *status()])) + chr(10)); log.flush()
     return out
 writer.BatchWriter.flush = flush
+from ragchain_cli.offline import cli_process
+cli_process()  # the switches the `ragchain` entry point sets
 from ragchain_cli.cli.app import run
 code = run(sys.argv[2:])
 log.write(" ".join(map(str, ["end", *status()])) + chr(10)); log.close()

@@ -59,6 +59,8 @@ if nodes in ("1", "2"):  # a simulated cluster on this machine, made before the 
         cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
     args += ["--ray-address", cluster.address]
+from ragchain_cli.offline import cli_process
+cli_process()  # the switches the `ragchain` entry point sets
 from ragchain_cli.cli.app import run
 started = time.perf_counter()
 code = run(args)
