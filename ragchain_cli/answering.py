@@ -34,15 +34,13 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
     from .retrieve.pipeline import SearchPipeline, search_options as options_from
     from .stores.index import Index
 
-    index = Index(Path(settings.index))
-    try:
+    options = options or AskOptions(**settings.ask_fields())  # ragchain.toml, RAGCHAIN_* and flags set them
+    with Index(Path(settings.index)) as index:
         pipeline = SearchPipeline(index, search_options or options_from(settings))
         stats = TermStats(total=index.lexical.count(), doc_freq=index.lexical.doc_freqs)
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)
         loader = (lambda: model) if model is not None else (lambda: load_model(settings, on_progress))
         yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options)
-    finally:
-        index.close()
 
 
 def load_model(settings, on_progress: Progress | None = None):

@@ -50,7 +50,6 @@ class Settings:
     passages: int = 4  # top hits whose sentences compete for the context
     focus_tokens: int = 80  # the second, focused reading of an answer not drawn from the best sentence (0: none)
     abstain: bool = True  # say the documents do not say when the evidence is weak; False: always answer
-    judge: bool | None = None  # the model's yes/no judgement as evidence: None = only when it has a weight
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False
@@ -78,13 +77,11 @@ class Settings:
 
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
-ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "judge")
+ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 
 
 def _coerce(name: str, kind: Any, value: Any) -> Any:
-    if str(kind) == "bool | None":  # true, false, or auto (None: the component decides)
-        return _optional_bool(name, value)
     target = kind if isinstance(kind, type) else None
     if target is None:
         target = {"int": int, "str": str, "float": float, "bool": bool}.get(str(kind), None)
@@ -100,15 +97,6 @@ def _coerce(name: str, kind: Any, value: Any) -> Any:
     if name == "weights":
         return parse_weights(value) if isinstance(value, str) else _weights_table(value)
     return _typed(name, target, value)
-
-
-def _optional_bool(name: str, value: Any) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("", "auto"):
-        return None
-    return _coerce(name, bool, text)
 
 
 def _typed(name: str, target: type | None, value: Any) -> Any:

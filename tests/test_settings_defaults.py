@@ -76,18 +76,17 @@ def test_help_shows_the_ask_defaults_from_settings(cli):
 
 
 def test_ask_defaults_come_from_settings_files_env_and_flags(tmp_path):
-    (tmp_path / "ragchain.toml").write_text('max_tokens = 32\npassages = 2\njudge = true\n', encoding="utf-8")
+    (tmp_path / "ragchain.toml").write_text('max_tokens = 32\npassages = 2\n', encoding="utf-8")
     settings = load_settings({"context_tokens": 500}, config_files=[tmp_path / "ragchain.toml"],
                              environ={"RAGCHAIN_ABSTAIN": "false", "RAGCHAIN_FOCUS_TOKENS": "0"})
     assert settings.ask_fields() == {"max_tokens": 32, "context_tokens": 500, "passages": 2, "focus_tokens": 0,
-                                     "abstain": False, "judge": True}
+                                     "abstain": False}
     assert set(Settings().ask_fields()) == set(ASK_FIELDS)
-    assert load_settings(environ={"RAGCHAIN_JUDGE": "auto"}, config_files=[]).judge is None
 
 
 @pytest.mark.parametrize("flags, message", [({"max_tokens": 0}, "max-tokens must be at least 1"),
                                             ({"focus_tokens": -1}, "focus-tokens must be 0"),
-                                            ({"judge": "perhaps"}, "must be true or false")])
+                                            ({"abstain": "perhaps"}, "must be true or false")])
 def test_bad_ask_settings_are_usage_errors(flags, message):
     from ragchain_cli.errors import UsageError
 
