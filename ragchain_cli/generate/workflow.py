@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
+from ..config import DEFAULTS
 from ..text.words import TermStats
 from .answer import ChatModel
 from .decide import decide
@@ -29,12 +30,14 @@ Progress = Callable[[str], None]
 
 @dataclass
 class AskOptions:
-    max_tokens: int = 64  # one sentence is asked for; generation stops at its end
-    context_tokens: int = 360  # passage tokens the model reads (prompt reading dominates CPU time)
-    passages: int = 4  # top hits whose sentences compete for the context
-    abstain: bool = True  # False: always answer (evidence is still reported)
+    """ask's options; the defaults are Settings' (config.py), the one place for every default."""
+
+    max_tokens: int = DEFAULTS.max_tokens  # one sentence is asked for; generation stops at its end
+    context_tokens: int = DEFAULTS.context_tokens  # passage tokens the model reads (prompt reading dominates)
+    passages: int = DEFAULTS.passages  # top hits whose sentences compete for the context
+    abstain: bool = DEFAULTS.abstain  # False: always answer (evidence is still reported)
     generate: bool = True  # False: retrieval only, the hits with their text
-    focus_tokens: int = 80  # the second, focused reading of an answer not drawn from the best sentence (0: none)
+    focus_tokens: int = DEFAULTS.focus_tokens  # the focused second reading (0: none)
 
 
 class AskWorkflow:
@@ -66,7 +69,7 @@ class AskWorkflow:
                           gathered, question)
         model = self.model()
         if on_progress is not None:
-            on_progress(f"answering from {len(gathered.found.top)} passage{'s' * (len(gathered.found.top) != 1)} ...")
+            on_progress(f"reading {len(gathered.found.top)} passage{'s' * (len(gathered.found.top) != 1)} ...")
         attempt, drafted = Attempt(opts.context_tokens), None
         while attempt is not None:
             reply = draft(decision.question, attempt, gathered.found, model, opts.passages, opts.max_tokens)
