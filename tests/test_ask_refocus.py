@@ -10,7 +10,7 @@ from ragchain_cli.config import load_settings
 from ragchain_cli.generate.decide import NOT_SAID
 from ragchain_cli.generate.prompt import YES_NO_REMINDER
 from ragchain_cli.generate.workflow import AskOptions
-from tests.scripted import ScriptedModel
+from scripted import ScriptedModel
 
 CLOSED = "When is Heron Inlet closed to sampling?"
 
