@@ -52,7 +52,8 @@ def test_normalize_is_a_fixed_point_of_itself_and_of_nfkc():
 
 
 def test_the_analyzer_folds_accents_and_ligatures_to_the_same_terms():
-    assert analyzer().analyze("Café Zürich naïve") == analyzer().analyze("cafe zurich naive") == ["cafe", "zurich", "naiv"]
+    folded = ["cafe", "zurich", "naiv"]
+    assert analyzer().analyze("Café Zürich naïve") == analyzer().analyze("cafe zurich naive") == folded
     assert analyzer().analyze("conﬁgured") == analyzer().analyze("configured")
 
 
