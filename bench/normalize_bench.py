@@ -2,7 +2,7 @@
 against after, side by side in one run.
 
     python bench/normalize_bench.py --before DIR --data ../shared/data/scifact \
-        --pdfs ../shared/data/pdfs/text [--limit 300] [--repeat 3] [--only pdfs,scifact,ingest]
+        --pdfs ../shared/data/pdfs/text [--limit 300] [--repeat 3] [--only pdfs,scifact,stages,ingest]
 
 --before is a copy of the package before the change (e.g. `git archive BASE ragchain_cli | tar -x -C DIR`);
 "after" is this checkout. Three parts:
@@ -17,6 +17,8 @@ against after, side by side in one run.
   loaded and indexes it with Tantivy's en_stem chain, "after" normalises it (the ingest's own
   storable_document) and indexes with ANALYZER; queries are normalised in "after" as SearchPipeline
   does. Rows: chunks with max-passage, and whole documents (title + text). No embedding: BM25 only.
+- stages: the two steps the change adds, alone: normalize() over every abstract, and Tantivy
+  indexing with en_stem against en_stem_fold_v1 (process CPU seconds, alternating).
 - ingest: `ragchain ingest` of the first --limit SciFact documents into a fresh index, before and
   after alternating, --repeat times each, subprocesses: the ingest's own seconds, chunks/s and the
   child's CPU seconds; medians and after/before ratios.
@@ -200,6 +202,32 @@ def scifact_part(data: Path) -> str:
     return f"### SciFact BM25 ({len(queries)} train queries)\n\n{table}\n\n" + "\n".join(deltas) + "\n"
 
 
+# -- the two steps the change adds to an ingest, alone ----------------------------------------
+def stages_part(data: Path, repeat: int) -> str:
+    """Process CPU seconds of normalize() over every SciFact abstract, and of indexing them all in
+    Tantivy with the old and the new analyzer (alternating, `repeat` times, medians)."""
+    import gzip
+
+    with gzip.open(benchlib.corpus_path(str(data)), "rt", encoding="utf-8") as handle:
+        texts = [json.loads(line)["text"] for line in handle]
+    times: dict[str, list[float]] = {"normalize()": [], "Tantivy, en_stem": [], "Tantivy, " + "en_stem_fold_v1": []}
+    for _round in range(repeat):
+        started = time.process_time()
+        for text in texts:
+            normalize(text)
+        times["normalize()"].append(time.process_time() - started)
+        for old, name in ((True, "Tantivy, en_stem"), (False, "Tantivy, en_stem_fold_v1")):
+            index = lexical_index(SCRATCH / "stages", old=old)
+            started = time.process_time()
+            index.apply([], [(str(i), text) for i, text in enumerate(texts)])
+            times[name].append(time.process_time() - started)
+            index.close()
+    rows = [[name, f"{benchlib.median(values):.3f}", ", ".join(f"{v:.3f}" for v in values)] for name, values in times.items()]
+    table = benchlib.table(["step", "median CPU s", "runs"], rows)
+    chars = sum(map(len, texts))
+    return f"### The added steps alone ({len(texts)} SciFact abstracts, {chars:,} characters)\n\n{table}\n"
+
+
 # -- ingest throughput ------------------------------------------------------------------------
 def ingest_part(before_code: Path, data: Path, limit: int, repeat: int) -> str:
     corpus = benchlib.subset_corpus(benchlib.corpus_path(str(data)), limit, SCRATCH)
@@ -234,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pdfs", default="../shared/data/pdfs/text", type=Path)
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", default="pdfs,scifact,ingest")
+    parser.add_argument("--only", default="pdfs,scifact,stages,ingest")
     args = parser.parse_args(argv)
     if not (args.before / "ragchain_cli").is_dir():
         raise SystemExit(f"{args.before} holds no ragchain_cli package")
@@ -245,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         out.append(pdf_part(args.before.resolve(), args.pdfs.resolve()))
     if "scifact" in parts:
         out.append(scifact_part(args.data))
+    if "stages" in parts:
+        out.append(stages_part(args.data, args.repeat))
     if "ingest" in parts:
         out.append(ingest_part(args.before.resolve(), args.data, args.limit, args.repeat))
     report = "\n".join(out)
