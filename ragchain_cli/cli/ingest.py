@@ -60,10 +60,21 @@ def ingest_command(
     empty = not had_index and not exists(root)
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     out.data(payload, lambda console: _render(console, payload))
+    _report_upgrade(report.upgraded)
     _report_problems(report)
     _report_nothing(report, paths, empty)
     if report.skipped:
         raise typer.Exit(3)
+
+
+UPGRADES = {"reanalyze": "its word index was rebuilt with this version's analyzer (accents folded)",
+            "renormalize": "its files are read again once, each at its next ingest, to store normalised text"}
+
+
+def _report_upgrade(steps: list[str]) -> None:
+    """Say what an index built by an earlier version was given (Index.upgrade)."""
+    if steps:
+        stderr.print("the index was built by an earlier version: " + "; ".join(UPGRADES[s] for s in steps))
 
 
 def _report_nothing(report, paths: list[Path], no_index: bool) -> None:

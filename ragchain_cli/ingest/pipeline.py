@@ -53,6 +53,7 @@ class IngestReport:
     chunks_removed: int = 0
     vectors_reused: int = 0
     replayed: int = 0
+    upgraded: list[str] = field(default_factory=list)  # Index.upgrade's steps done in this run (an older index)
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[Skipped] = field(default_factory=list)  # e.g. a .ragchainignore line not applied
     seconds: float = 0.0
@@ -104,6 +105,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
     index.require({"embed_model": options.embed_model, "chunk_size": str(options.chunk_size),
                    "chunk_overlap": str(options.chunk_overlap)})
     with index.write_lock(wait=options.wait):
+        report.upgraded = [step for step, done in index.upgrade().items() if done]
         report.replayed = index.replay()
         index.backfill_documents()
         notes = _Notes(progress)

@@ -18,6 +18,7 @@ from typing import Any
 from ..config import DEFAULTS
 from ..errors import LoaderError
 from ..stores.docstore import FileRecord
+from ..text.normalize import normalize
 from ..types import Chunk, Document
 
 
@@ -103,10 +104,13 @@ def storable(text: str) -> str:
 
 
 def storable_document(doc: Document) -> Document:
-    """The loader's document with every text field storable and a date that is text or None."""
+    """The loader's document with every text field storable and a date that is text or None; the
+    text people read and search (blocks, sections, title) normalised (text/normalize.py), so the
+    chunks, their IDs and vectors follow the normalised text. IDs and sources stay as they are."""
     date = doc.date
     if not (date is None or isinstance(date, str)):
         date = str(date) if isinstance(date, (int, float)) and not isinstance(date, bool) else None
-    blocks = tuple(dataclasses.replace(b, text=storable(b.text), section=storable(b.section)) for b in doc.blocks)
+    blocks = tuple(dataclasses.replace(b, text=storable(normalize(b.text)), section=storable(normalize(b.section)))
+                   for b in doc.blocks)
     return dataclasses.replace(doc, doc_id=storable(doc.doc_id), source=storable(doc.source), blocks=blocks,
-                               title=storable(doc.title), date=date)
+                               title=storable(normalize(doc.title)), date=date)

@@ -21,6 +21,7 @@ from ..fusion import collapse_to_documents, fuse
 from ..stores.index import Index
 from ..stores.linker import Linker
 from ..stores.versions import VersionView
+from ..text.normalize import normalize
 from ..timeaware import parse_bound, parse_duration, recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
@@ -156,21 +157,24 @@ class SearchPipeline:
         found = dict(zip(asked, self._search_asked(searched))) if asked else {}
         return [found.get(q, []) for q in queries]
 
-    def _correct(self, query: str) -> str:
-        """The query as it is searched: with spelling on, words no chunk holds corrected (kept in `spelled`)."""
+    def _correct(self, asked: str) -> str:
+        """The query as it is searched: normalised as the stored text is (text/normalize.py: where
+        every query enters the search), and with spelling on, words no chunk holds corrected (kept
+        in `spelled`)."""
+        query = normalize(asked)
         if self.speller is None:
             return query
         spelling = self._timed("spelling", self.speller.correct, query)
         if spelling.changes:
-            self.spelled[query] = spelling
-            self.spelled.move_to_end(query)
+            self.spelled[asked] = spelling
+            self.spelled.move_to_end(asked)
             while len(self.spelled) > SPELLED:
                 self.spelled.popitem(last=False)
         return spelling.text
 
     def spelling_of(self, query: str) -> Spelling:
-        """How a searched query was spelled when searched (unchanged unless a word was corrected)."""
-        return self.spelled.get(query) or Spelling(query)
+        """How a query was spelled when searched: normalised, and a word no chunk holds corrected."""
+        return self.spelled.get(query) or Spelling(normalize(query))
 
     def _search_asked(self, queries: list[str]) -> list[list[Hit]]:
         opts = self.options

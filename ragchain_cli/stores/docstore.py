@@ -96,6 +96,13 @@ class DocStore:
         rows = self.conn.execute("SELECT path FROM files UNION SELECT DISTINCT file_path FROM documents")
         return [row[0] for row in rows]
 
+    def forget_contents(self, meta: dict[str, str]) -> None:
+        """Make every recorded file look changed (size, time and hash unknown), so that its next
+        ingest reads it again, and record `meta` in the same transaction."""
+        with self.transaction() as tx:
+            tx.execute("UPDATE files SET content_hash = '', mtime_ns = -1")
+            tx.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
+
     def touch_file(self, record: FileRecord) -> None:
         with self.transaction() as tx:
             DocStore.put_file(tx, record)

@@ -26,6 +26,8 @@ import numpy as np
 
 from .. import __version__
 from ..errors import IndexBusy, IndexMismatch, IndexNotFound, UsageError
+from ..text.analyzer import PREVIOUS
+from ..text.normalize import NORMALIZATION
 from .docstore import DocStore
 from .lexical import TOKENIZER, LexicalIndex
 
@@ -35,6 +37,7 @@ DOCUMENT_INDEX = "document_index"  # manifest key: "bm25" once documents/ holds 
 
 DOCSTORE = "docstore.sqlite"
 DOCUMENTS_HEAP = 32_000_000  # whole documents are written a batch at a time: a second 128 MB arena is not needed
+REBUILD_BATCH = 20_000  # chunks read from the docstore per commit when the lexical index is rebuilt
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ class Index:
     @property
     def lexical(self) -> LexicalIndex:
         if self._lexical is None:
+            self.require_analyzer()
             self._lexical = LexicalIndex(self.root / "lexical")
         return self._lexical
 
@@ -94,8 +98,20 @@ class Index:
     def documents(self) -> LexicalIndex:
         """Whole documents (title + text) for BM25, keyed by doc_id in the index's ID field."""
         if self._documents is None:
+            self.require_analyzer()
             self._documents = LexicalIndex(self.root / "documents", heap_size=DOCUMENTS_HEAP)
         return self._documents
+
+    def require_analyzer(self) -> None:
+        """Refuse Tantivy indexes built with another analyzer than this version's (text/analyzer.py)."""
+        have = self.manifest()
+        built = have.get("tokenizer", PREVIOUS)
+        if "embed_model" in have and built != TOKENIZER:
+            raise IndexMismatch(
+                f"{self.root} was indexed with the analyzer {built!r}; this version of ragchain reads words "
+                f"with {TOKENIZER!r} (accents folded) and cannot search it",
+                "run `ragchain ingest` on it once more (the same paths): it rebuilds the word index",
+            )
 
     def has_documents(self) -> bool:
         return self.manifest().get(DOCUMENT_INDEX) == "bm25"
@@ -133,7 +149,8 @@ class Index:
         if "embed_model" in have:
             self.require(wanted)
         found = {"query_encoder": query_encoder} if query_encoder else {}
-        self.docstore.set_meta({**wanted, **found, "tokenizer": TOKENIZER, "tool_version": __version__})
+        self.docstore.set_meta({**wanted, **found, "tokenizer": TOKENIZER, "normalization": NORMALIZATION,
+                                "tool_version": __version__})
 
     def require(self, wanted: dict[str, str]) -> None:
         have = self.manifest()
@@ -144,6 +161,44 @@ class Index:
                 f"{self.root} was built with different settings ({'; '.join(diffs)})",
                 "use the settings the index was built with, or a new --index DIR",
             )
+
+    # -- upgrades (ingest, under the write lock, before the journal is replayed) ------------------
+    def upgrade(self) -> dict[str, bool]:
+        """Bring an index built by an earlier version up to this one's text rules, once:
+        - text normalised another way (text/normalize.py): every recorded file is marked changed,
+          so the next ingest of each re-reads it (its chunks change where their text does, and only
+          those are embedded again);
+        - another analyzer: the word indexes are rebuilt from the docstore.
+        Say which was done. Each step is recorded in the manifest only when done: a run killed
+        half way leaves the old record, and the next ingest does the step again."""
+        have = self.manifest()
+        if "embed_model" not in have:  # a new index: bind() records this version's rules
+            return {"renormalize": False, "reanalyze": False}
+        renormalize = have.get("normalization") != NORMALIZATION
+        if renormalize:
+            self.docstore.forget_contents({"normalization": NORMALIZATION})
+        reanalyze = have.get("tokenizer", PREVIOUS) != TOKENIZER
+        if reanalyze:
+            self.rebuild_lexical()
+        return {"renormalize": renormalize, "reanalyze": reanalyze}
+
+    def rebuild_lexical(self) -> None:
+        """Rebuild lexical/ from the docstore's chunks with this version's analyzer; documents/ is
+        emptied and left to backfill_documents. Pending operations are replayed afterwards."""
+        for lexical in (self._lexical, self._documents):
+            if lexical is not None:
+                lexical.close()
+        self._lexical = self._documents = None
+        self.docstore.set_meta({DOCUMENT_INDEX: ""})
+        for name in ("lexical", "documents"):
+            shutil.rmtree(self.root / name, ignore_errors=True)
+        lexical = LexicalIndex(self.root / "lexical")
+        ids = sorted(self.docstore.chunk_ids())
+        for start in range(0, len(ids), REBUILD_BATCH):
+            live = self.docstore.chunks(ids[start : start + REBUILD_BATCH])
+            lexical.apply([], [(cid, live[cid].index_text()) for cid in sorted(live)])
+        self._lexical = lexical
+        self.docstore.set_meta({"tokenizer": TOKENIZER})
 
     # -- locking ----------------------------------------------------------------------------
     @contextmanager

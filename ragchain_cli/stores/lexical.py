@@ -1,18 +1,20 @@
-"""Tantivy lexical index: a raw-tokenized chunk_id and the stemmed text, nothing else.
+"""Tantivy lexical index: a raw-tokenized chunk_id and the analyzed text, nothing else.
 
 No tantivy type leaves this module. User text is reduced to plain terms before parsing,
-so quotes, colons, brackets or unbalanced syntax can never make a query fail.
+so quotes, colons, brackets or unbalanced syntax can never make a query fail. The text field's
+analyzer (text/analyzer.py: stemmed, accents folded) is registered on every index opened here.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from ..text.analyzer import ANALYZER, analyzer
+
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
-TOKENIZER = "en_stem"
+TOKENIZER = ANALYZER  # the text field's tokenizer name, recorded in the index manifest
 
 
 def _schema():
@@ -22,16 +24,6 @@ def _schema():
     builder.add_text_field("chunk_id", stored=True, tokenizer_name="raw")
     builder.add_text_field("text", stored=False, tokenizer_name=TOKENIZER)
     return builder.build()
-
-
-@functools.cache
-def analyzer():
-    """The index's own tokenizer and stemmer (Tantivy's en_stem: simple tokens, no longer than 40
-    bytes, lower case, English Snowball) as an analyzer, for code that must see words as the index does."""
-    import tantivy
-
-    return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(tantivy.Filter.remove_long(40))
-            .filter(tantivy.Filter.lowercase()).filter(tantivy.Filter.stemmer("english")).build())
 
 
 def plain_terms(query: str) -> str:
@@ -46,6 +38,7 @@ class LexicalIndex:
         path.mkdir(parents=True, exist_ok=True)
         self._tantivy = tantivy
         self.index = tantivy.Index(_schema(), path=str(path), reuse=True)
+        self.index.register_tokenizer(TOKENIZER, analyzer())
         self._writer = None
         self._heap_size = heap_size  # the writer's indexing arena, held while the index is open
 
@@ -144,3 +137,6 @@ class LexicalIndex:
     def count(self) -> int:
         self.index.reload()
         return self.index.searcher().num_docs
+
+
+__all__ = ["LexicalIndex", "TOKENIZER", "analyzer", "plain_terms"]  # analyzer: re-exported from text/analyzer.py

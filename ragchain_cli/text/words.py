@@ -148,7 +148,7 @@ def stems_of(text: str) -> set[str]:
 
 
 def _analyzer():
-    from ..stores.lexical import analyzer  # the index's own tokenizer and stemmer
+    from .analyzer import analyzer  # the index's own tokenizer, folding and stemmer (text/analyzer.py)
 
     return analyzer()
 
