@@ -47,7 +47,8 @@ def test_prediction_files_are_scored_side_by_side_with_paired_tests(cli, tmp_pat
     assert strong_run["summary"]["seconds_total"] == 2.0
     assert strong_run["diff"]["correct"] == 1.0 and 0 < strong_run["p_value"]["correct"] <= 1
     assert strong_run["counts"] == {"questions": 3, "answerable": 2, "unanswerable": 1, "answered": 2, "correct": 2,
-                                    "yes_no_gold": 1, "flagged_unsupported": 0}
+                                    "abstained_unanswerable": 1, "yes_no_gold": 1, "flagged_unsupported": 0}
+    assert strong_run["summary"]["overall_correct"] == 1.0 and weak_run["summary"]["overall_correct"] == 0.0
     rows = strong_run["per_query"]
     assert [r["question"] for r in rows] == [g["question"] for g in GOLD]  # gold order, whatever the file's
     assert rows[2]["answered"] is False and rows[2]["correct"] is None and rows[2]["abstained"] == 1.0
@@ -66,6 +67,38 @@ def test_predictions_from_stdin_and_old_ask_output_without_answered(cli, tmp_pat
     assert summary["exact_match"] == 1.0 and summary["abstain_unanswerable"] == 1.0
 
 
+SQUAD_STYLE = [
+    {"question": "What is the term for a task a computer can solve?", "answerable": True,
+     "answers": ["A computational problem", "computational problem", "computational problems"], "doc_id": "d"},
+    {"question": "Who proved the class theorem in 1901?", "answerable": False, "answers": [], "doc_id": "d"},
+    {"question": "Who proved the class theorem in 1902?", "answerable": False, "doc_id": "d"},
+    {"question": "What does the Cobham thesis say?", "answer": "feasible problems are solvable in polynomial time"}]
+
+
+def test_squad_style_gold_reports_answerable_unanswerable_and_overall(cli, tmp_path):
+    gold = _write_jsonl(tmp_path / "gold.jsonl", SQUAD_STYLE)
+    preds = _write_jsonl(tmp_path / "answers.jsonl", [
+        {"question": SQUAD_STYLE[0]["question"], "answer": "Computational problems [1].", "answered": True},
+        {"question": SQUAD_STYLE[1]["question"], "answer": "The documents do not say.", "answered": False},
+        {"question": SQUAD_STYLE[2]["question"], "answer": "Alan Cobham [1].", "answered": True},
+        {"question": SQUAD_STYLE[3]["question"], "answer": "In polynomial time.", "answered": True}])
+    result = cli("eval", "--qa", gold, "--predictions", preds, "--per-query", "--permutations", "10", "--json")
+    assert result.code == 0, result.err
+    payload = result.json()
+    assert (payload["questions"], payload["answerable"]) == (4, 2)
+    summary, counts = payload["configs"][0]["summary"], payload["configs"][0]["counts"]
+    # answerable: EM 1 (third gold) and 0; the second's key words feasible problems solvable polynomial time:
+    # polynomial time present -> 2/5, not correct; F1 [in, polynomial, time] vs 7 tokens: P 1, R 3/7 -> 0.6
+    assert summary["exact_match"] == 0.5 and summary["correct"] == 0.5
+    assert summary["f1"] == pytest.approx((1.0 + 0.6) / 2)
+    assert summary["abstain_unanswerable"] == 0.5 and counts["abstained_unanswerable"] == 1
+    # overall (SQuAD v2): 1, 0 (answerable), 1, 0 (unanswerable: abstained, answered)
+    assert summary["overall_exact_match"] == 0.5 and summary["overall_correct"] == 0.5
+    assert summary["overall_f1"] == pytest.approx((1.0 + 0.6 + 1.0 + 0.0) / 4)
+    rows = payload["configs"][0]["per_query"]
+    assert rows[0]["answers"] == SQUAD_STYLE[0]["answers"] and rows[2]["answers"] == []
+
+
 def test_people_get_a_table(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("COLUMNS", "250")
     gold = _write_jsonl(tmp_path / "gold.jsonl", GOLD)
@@ -73,7 +106,7 @@ def test_people_get_a_table(cli, tmp_path, monkeypatch):
     result = cli("eval", "--qa", gold, "--predictions", preds, "--no-json")
     assert result.code == 0, result.err
     header, row = [line for line in result.out.splitlines() if ("┃" in line or "│" in line) and "─" not in line]
-    assert "correct" in header and "abstain unans." in header and "said" in header and "s/q" in header
+    assert "correct" in header and "abstain unans." in header and "overall" in header and "s/q" in header
     assert row.split()[1:4] == ["answers", "│", "1.000"]  # config name, then correct
     assert "2 answerable (1 yes/no) and 1 unanswerable questions" in result.out
 
@@ -83,6 +116,9 @@ def test_people_get_a_table(cli, tmp_path, monkeypatch):
     ('{"answers": ["x"]}', '"question"'),
     ('{"question": "q2"', "not valid JSON"),
     ('{"question": "q1", "answer": "again"}', "repeats line 1"),
+    ('{"question": "q2", "answerable": false, "answers": ["x"]}', '"answerable": false with gold answers'),
+    ('{"question": "q2", "answerable": true, "answers": []}', '"answerable": true needs at least one gold answer'),
+    ('{"question": "q2", "answerable": "no", "answers": []}', "true or false"),
 ])
 def test_malformed_gold_names_file_and_line(cli, tmp_path, line, reason):
     gold = tmp_path / "gold.jsonl"

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from .output import Output, shown, stderr
 
-SHOWN = [("correct", "correct"), ("correct_said", "said"), ("f1", "F1"), ("exact_match", "EM"), ("contains", "contains"),
+SHOWN = [("correct", "correct"), ("f1", "F1"), ("exact_match", "EM"), ("contains", "contains"),
          ("abstain_unanswerable", "abstain unans."), ("abstain_answerable", "abstain ans."),
+         ("overall_correct", "overall"),
          ("citation_doc_of_correct", "cite doc"), ("seconds_total", "s/q")]
 
 
@@ -112,6 +113,7 @@ def _render(console, payload: dict) -> None:
     console.print(table)
     first = payload["configs"][0]["counts"]
     console.print(f"[dim]{first['answerable']} answerable ({first['yes_no_gold']} yes/no) and "
-                  f"{first['unanswerable']} unanswerable questions; correct = at least "
-                  f"{payload['correct_threshold']:.0%} of a gold answer's key words in the answer; said = the same, "
-                  "a yes/no gold only when the answer says the word; s/q = median seconds a question[/]")
+                  f"{first['unanswerable']} unanswerable questions; correct, F1, EM, contains: on answerable "
+                  f"questions; correct = at least {payload['correct_threshold']:.0%} of a gold answer's key words "
+                  "in the answer (a yes/no gold: the answer's first word, when it is yes or no); overall = "
+                  "correct on answerable, abstained on unanswerable, over all; s/q = median seconds a question[/]")

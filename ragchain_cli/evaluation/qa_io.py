@@ -1,8 +1,10 @@
 """QA gold files and `ask --json` prediction files: reading, checking, and pairing them.
 
 Gold: JSONL, one question a line: {"question": str, "answers": [str, ...]} or {"question", "answer": str},
-optional "doc_id" (the document that holds the answer). "answers": [] marks a question the documents
-cannot answer. Predictions: what `ragchain ask - --json` prints, one JSON object a line with at least
+optional "doc_id" (the document that holds the answer) and "answerable" (true or false). A question
+the documents cannot answer has "answerable": false and "answers": [] (or no answers at all);
+"answers": [] alone marks one too. "answerable": false with gold answers, or true without, is an
+error (SQuAD 2.0's "plausible answers" of unanswerable questions have no place in this file). Predictions: what `ragchain ask - --json` prints, one JSON object a line with at least
 "question" and "answer"; "answered", "citations", "hits" and "timings" are read when present.
 """
 
@@ -75,10 +77,27 @@ def read_gold(path: Path | str) -> list[GoldQuestion]:
         if key in seen:
             raise InputFormatError(name, number, f"question repeats line {seen[key]}; merge its answers into one row")
         seen[key] = number
-        gold.append(GoldQuestion(key, _answers(name, number, row), _doc_id(name, number, row)))
+        gold.append(GoldQuestion(key, _gold_answers(name, number, row), _doc_id(name, number, row)))
     if not gold:
         raise InputFormatError(name, 0, "holds no questions")
     return gold
+
+
+def _gold_answers(name: str, number: int, row: dict) -> tuple[str, ...]:
+    """The row's gold answers, () for an unanswerable question; "answerable" must agree with them."""
+    answerable = row.get("answerable")
+    if answerable is None:
+        return _answers(name, number, row)
+    if not isinstance(answerable, bool):
+        raise InputFormatError(name, number, '"answerable" must be true or false')
+    if not answerable:
+        if row.get("answers") or row.get("answer"):
+            raise InputFormatError(name, number, '"answerable": false with gold answers; drop them or the flag')
+        return ()
+    answers = _answers(name, number, row)
+    if not answers:
+        raise InputFormatError(name, number, '"answerable": true needs at least one gold answer')
+    return answers
 
 
 def _answers(name: str, number: int, row: dict) -> tuple[str, ...]:

@@ -1,19 +1,23 @@
 """Scoring `ask` predictions against gold questions: per question, per configuration, side by side.
 
+The measures are qa.py's (SQuAD v2.0 exact match and token F1, key words, gold contained); an
+abstention is a prediction whose "answered" is false, and its text is then the empty answer.
 Per question (None where a value does not apply):
 - exact_match, f1, contains, keyword_recall, correct: answerable questions only; an abstention
-  (answered false) scores 0 on all of them. correct_said: correct without reading a restatement
-  of the question as "yes" or "no" (qa.polarity without the question): a yes/no gold counts only
-  when the answer says the word, as a scorer that only counts the gold's words would see it.
+  scores 0 on all of them.
 - abstained: 1.0 when the prediction's "answered" is false.
+- overall_exact_match, overall_f1, overall_correct: every question, SQuAD v2.0's convention: on
+  an answerable question the value above, on an unanswerable one 1.0 when it abstained, else 0.0.
 - citation_doc: an answered, answerable question: 1.0 when a cited passage ("cited" true) comes
   from the gold doc_id (None without a gold doc_id). citation_text: 1.0 when a cited passage's text
   contains a gold answer after normalisation (None when every gold is yes/no, or when the hits
   carry no "text", as ask's JSON before issue 13 did not: its 240-character snippets are no proof).
 - seconds_retrieve, seconds_first_token, seconds_total: the prediction's timings.
-Per configuration the means over the questions each applies to (citation support over the
-correct answers, and over all answered ones), medians for the seconds, and the paired
-randomisation test of compare.py against the first configuration for the paired metrics.
+Per configuration the means over the questions each applies to: correct (correct on answerable),
+abstain_unanswerable (abstained on unanswerable) and the overall_* figures over all questions among
+them; citation support over the correct answers, and over all answered ones; medians for the
+seconds; and the paired randomisation test of compare.py against the first configuration for the
+paired metrics.
 """
 
 from __future__ import annotations
@@ -24,12 +28,13 @@ from . import qa
 from .compare import randomization_test
 from .qa_io import GoldQuestion
 
-ANSWER_METRICS = ("exact_match", "f1", "contains", "keyword_recall", "correct", "correct_said")
+ANSWER_METRICS = ("exact_match", "f1", "contains", "keyword_recall", "correct")
+OVERALL = {"overall_exact_match": "exact_match", "overall_f1": "f1", "overall_correct": "correct"}
 TIMINGS = {"seconds_retrieve": "retrieve", "seconds_first_token": "first_token", "seconds_total": "total"}
 # summary metric -> (per-question value, which questions): tested pairwise against the baseline
 PAIRED = {**{m: (m, "answerable") for m in ANSWER_METRICS},
           "abstain_answerable": ("abstained", "answerable"), "abstain_unanswerable": ("abstained", "unanswerable"),
-          "seconds_total": ("seconds_total", "all")}
+          **{m: (m, "all") for m in OVERALL}, "seconds_total": ("seconds_total", "all")}
 
 
 def score_question(gold: GoldQuestion, prediction: Mapping) -> dict[str, float | None]:
@@ -40,11 +45,10 @@ def score_question(gold: GoldQuestion, prediction: Mapping) -> dict[str, float |
     answers = gold.answers
     row.update({
         "exact_match": qa.exact_match(text, answers), "f1": qa.token_f1(text, answers),
-        "contains": qa.contains_gold(text, answers, gold.question),
-        "keyword_recall": qa.keyword_recall(text, answers, gold.question),
-        "correct": qa.is_correct(text, answers, gold.question),
-        "correct_said": qa.is_correct(text, answers),  # no question: a restatement is no "yes"
+        "contains": qa.contains_gold(text, answers), "keyword_recall": qa.keyword_recall(text, answers),
+        "correct": qa.is_correct(text, answers),
     } if gold.answerable else dict.fromkeys(ANSWER_METRICS))
+    row.update({name: row[of] if gold.answerable else row["abstained"] for name, of in OVERALL.items()})
     row.update(_citation_support(gold, prediction) if gold.answerable and answered
                else {"citation_doc": None, "citation_text": None})
     timings = prediction.get("timings") or {}
@@ -68,7 +72,7 @@ def cited_passages(prediction: Mapping) -> list[Mapping]:
 def _citation_support(gold: GoldQuestion, prediction: Mapping) -> dict[str, float | None]:
     passages = cited_passages(prediction)
     by_doc = None if gold.doc_id is None else float(any(p.get("doc_id") == gold.doc_id for p in passages))
-    if all(qa.polarity(a) for a in gold.answers) or any(not isinstance(p.get("text"), str) for p in passages):
+    if all(qa.polar_word(a) for a in gold.answers) or any(not isinstance(p.get("text"), str) for p in passages):
         by_text = None  # nothing to look for, or the payload lacks the passage text (ask before issue 13)
     else:
         by_text = float(any(qa.passage_contains(p["text"], gold.answers) for p in passages))
@@ -80,6 +84,7 @@ def summarise(gold: Sequence[GoldQuestion], rows: Sequence[Mapping]) -> dict[str
     answerable = [r for g, r in zip(gold, rows) if g.answerable]
     unanswerable = [r for g, r in zip(gold, rows) if not g.answerable]
     summary = {m: qa.mean([r[m] for r in answerable]) for m in ANSWER_METRICS}
+    summary.update({m: qa.mean([r[m] for r in rows]) for m in OVERALL})
     answered = [r for r in answerable if not r["abstained"]]
     right = [r for r in answered if r["correct"]]
     summary["correct_when_answered"] = qa.mean([r["correct"] for r in answered])
@@ -99,7 +104,8 @@ def counts(gold: Sequence[GoldQuestion], rows: Sequence[Mapping], predictions: S
     return {"questions": len(gold), "answerable": len(answerable), "unanswerable": len(gold) - len(answerable),
             "answered": sum(1 for r in rows if not r["abstained"]),
             "correct": int(sum(r["correct"] or 0 for r in answerable)),
-            "yes_no_gold": sum(1 for g in gold if g.answers and all(qa.polarity(a) for a in g.answers)),
+            "abstained_unanswerable": int(sum(r["abstained"] for g, r in zip(gold, rows) if not g.answerable)),
+            "yes_no_gold": sum(1 for g in gold if g.answers and all(qa.polar_word(a) for a in g.answers)),
             "flagged_unsupported": sum(1 for p in predictions if p.get("answered") and p.get("supported") is False)}
 
 
