@@ -109,7 +109,8 @@ def summary_table(payload: dict) -> str:
              f"{counts['answered']} answered", "", "| figure | value |", "|---|---|"]
     for key, label in FIGURES:
         value = summary.get(key)
-        lines.append(f"| {label} | {'-' if value is None else f'{value:.1f}' if key.startswith('seconds') else f'{value:.3f}'} |")
+        shown = "-" if value is None else f"{value:.1f}" if key.startswith("seconds") else f"{value:.3f}"
+        lines.append(f"| {label} | {shown} |")
     return "\n".join(lines)
 
 

@@ -4,8 +4,9 @@ Gold: JSONL, one question a line: {"question": str, "answers": [str, ...]} or {"
 optional "doc_id" (the document that holds the answer) and "answerable" (true or false). A question
 the documents cannot answer has "answerable": false and "answers": [] (or no answers at all);
 "answers": [] alone marks one too. "answerable": false with gold answers, or true without, is an
-error (SQuAD 2.0's "plausible answers" of unanswerable questions have no place in this file). Predictions: what `ragchain ask - --json` prints, one JSON object a line with at least
-"question" and "answer"; "answered", "citations", "hits" and "timings" are read when present.
+error (SQuAD 2.0's "plausible answers" of unanswerable questions have no place in this file).
+Predictions: what `ragchain ask - --json` prints, one JSON object a line with at least "question"
+and "answer"; "answered", "supported", "citations", "hits" and "timings" are read when present.
 """
 
 from __future__ import annotations
