@@ -15,7 +15,8 @@ DIR/LABEL-SIZE.jsonl (appending: a stopped run resumes after the last answer wri
 `ragchain eval --qa DIR/gold-SIZE.jsonl --predictions DIR/LABEL-SIZE.jsonl --per-query --json`
 goes to DIR/LABEL-SIZE-scores.json. --sweep adds the same run with --no-abstain
 (DIR/LABEL-noabstain-SIZE.jsonl) and the trade-off table of `qa_tradeoff.tradeoff` over
-`score_grid(steps)`. Every command run is printed, and the report (Markdown) goes to stdout and
+`score_grid(steps)` and ask's own threshold, without and with ask's names-and-numbers refusal
+(`evidence.unmentioned`). Rerun with the same arguments to reprint from the saved answers. Every command run is printed, and the report (Markdown) goes to stdout and
 DIR/LABEL-SIZE.md.
 """
 
@@ -115,18 +116,24 @@ def summary_table(payload: dict) -> str:
 
 
 def sweep_table(gold: Path, answers: Path, steps: int) -> str:
+    """The trade-off without and with ask's names-and-numbers refusal, ask's own threshold marked."""
     from ragchain_cli.evaluation.qa_io import pair, read_gold, read_predictions
     from ragchain_cli.evaluation.qa_tradeoff import score_grid, tradeoff
+    from ragchain_cli.generate.decide import THRESHOLD
 
     questions = read_gold(gold)
     source, rows = read_predictions(answers)
     predictions = pair(questions, rows, source)
-    lines = ["| threshold on evidence.score | correct on answerable | abstained on unanswerable | "
-             "abstained on answerable | overall correct |", "|---|---|---|---|---|"]
-    for row in tradeoff(questions, predictions, score_grid(predictions, steps)):
-        cells = [f"{row[k]:.3f}" for k in ("correct_answerable", "abstained_unanswerable", "abstained_answerable",
-                                            "overall_correct")]
-        lines.append(f"| {row['threshold']:g} | " + " | ".join(cells) + " |")
+    lines = [f"ask's own threshold: {THRESHOLD:g}; names rule: also refused when evidence.unmentioned is not empty",
+             "", "| threshold on evidence.score | names rule | correct on answerable | abstained on unanswerable | "
+             "abstained on answerable | overall correct |", "|---|---|---|---|---|---|"]
+    grid = score_grid(predictions, steps, marks=[THRESHOLD])
+    reported = any("unmentioned" in (p.get("evidence") or {}) for p in predictions)  # not by ask before 9a8f808
+    for names in (False, True) if reported else (False,):
+        for row in tradeoff(questions, predictions, grid, unmentioned=names):
+            cells = [f"{row[k]:.3f}" for k in ("correct_answerable", "abstained_unanswerable",
+                                                "abstained_answerable", "overall_correct")]
+            lines.append(f"| {row['threshold']:g} | {'yes' if names else 'no'} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

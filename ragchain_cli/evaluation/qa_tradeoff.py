@@ -1,11 +1,14 @@
 """The abstention trade-off: from one `ask --json --no-abstain` run, what each threshold on the
 evidence score would give.
 
-`ask` answers when its evidence score (the payload's `evidence.score`, a logistic model's z) is at
-least 0. Run once with --no-abstain, every question gets the model's answer and the same score, so
-any threshold t can be replayed without running the model again: a question counts as answered at t
-when the prediction answered (the model may still have said it found nothing) and its score is at
-least t. A prediction without an evidence score (a blank question) is never answered.
+`ask` answers when its evidence score (the payload's `evidence.score`, a logistic model's z) reaches
+its threshold and, by default, no name or number of the question is missing from the passages (the
+payload's `evidence.unmentioned`). Run once with --no-abstain, every question gets the model's
+answer and the same evidence, so any threshold t can be replayed without running the model again:
+a question counts as answered at t when the prediction answered (the model may still have said it
+found nothing) and its score is at least t; with `unmentioned=True` also only when its
+`evidence.unmentioned` is empty. A prediction without an evidence score (a blank question) is never
+answered.
 
 Per threshold, with correctness from qa_score.score_question (qa.py's plain measures):
 - correct_answerable: answerable questions answered at t and correct, over the answerable ones;
@@ -29,11 +32,11 @@ def evidence_score(prediction: Mapping) -> float | None:
     return float(score) if isinstance(score, (int, float)) else None
 
 
-def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping],
-             thresholds: Sequence[float]) -> list[dict[str, float]]:
+def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping], thresholds: Sequence[float],
+             unmentioned: bool = False) -> list[dict[str, float]]:
     """One row per threshold (in the order given) of the four figures above; gold and predictions
     are paired in order (qa_io.pair)."""
-    rows = [(g, _correct(g, p), evidence_score(p) if p.get("answered") else None) for g, p in zip(gold, predictions)]
+    rows = [(g, _correct(g, p), _score(p, unmentioned)) for g, p in zip(gold, predictions)]
     answerable = sum(1 for g, _, _ in rows if g.answerable)
     unanswerable = len(rows) - answerable
     table = []
@@ -49,6 +52,13 @@ def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping],
     return table
 
 
+def _score(prediction: Mapping, unmentioned: bool) -> float | None:
+    """The score a threshold is compared with; None: not answered at any threshold."""
+    if not prediction.get("answered") or (unmentioned and (prediction.get("evidence") or {}).get("unmentioned")):
+        return None
+    return evidence_score(prediction)
+
+
 def _correct(gold: GoldQuestion, prediction: Mapping) -> bool:
     return gold.answerable and bool(score_question(gold, {**prediction, "answered": True})["correct"])
 
@@ -57,11 +67,12 @@ def _share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def score_grid(predictions: Sequence[Mapping], steps: int = 10) -> list[float]:
+def score_grid(predictions: Sequence[Mapping], steps: int = 10, marks: Sequence[float] = ()) -> list[float]:
     """Thresholds to sweep: -inf (answer everything), the 1/steps ... (steps-1)/steps quantiles of the
-    scores seen (lowest value at or above each), 0.0 (ask's own rule), and +inf (answer nothing); sorted."""
+    scores seen (lowest value at or above each), the given marks (such as ask's own threshold), and
+    +inf (answer nothing); sorted."""
     scores = sorted(s for s in (evidence_score(p) for p in predictions) if s is not None)
-    grid = {-math.inf, 0.0, math.inf}
+    grid = {-math.inf, math.inf, *marks}
     for i in range(1, steps):
         if scores:
             grid.add(scores[min(len(scores) - 1, math.ceil(i * len(scores) / steps))])
