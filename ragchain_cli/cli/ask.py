@@ -98,7 +98,7 @@ def _abstain_hint(console, payload: dict) -> None:
     evidence = payload.get("evidence") or {}
     if payload["hits"] and "draft" not in payload and evidence.get("probability") is not None:
         console.print(f"[dim]How likely these passages answer it, from their overlap with the question: "
-                      f"{evidence['probability']:.0%} (ragchain answers from 50%); "
+                      f"{evidence['probability']:.0%} (ragchain answers from {answers_from():.0%}); "
                       "--no-abstain answers from them anyway.[/]")
 
 
@@ -133,3 +133,12 @@ def _older(console, hit: dict) -> None:
 
 def _where(hit: dict) -> str:
     return shown(hit["doc_id"]) + (f" p.{hit['page']}" if hit.get("page") else "")
+
+
+def answers_from() -> float:
+    """The evidence probability from which ask answers (decide.THRESHOLD as a probability)."""
+    import math
+
+    from ..generate.decide import THRESHOLD
+
+    return 1.0 / (1.0 + math.exp(-THRESHOLD))
