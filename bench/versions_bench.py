@@ -3,6 +3,8 @@
     python bench/versions_bench.py versioned --index IDX       # IDX: tests/versioned_corpus.py ingested
     python bench/versions_bench.py scifact --index IDX --qrels Q --queries F [--repeat 5]
     python bench/versions_bench.py thresholds --corpus ../shared/data/scifact/corpus.jsonl.gz
+    python bench/versions_bench.py ask --index IDX [--llm NAME]            # IDX: the versioned corpus
+    python bench/versions_bench.py qa --index QA_IDX --questions bench/qa/quick-A.jsonl [-n 20] [--llm NAME]
 
 `versioned`: for each question whose answer changed between revisions, is the newest revision the
 family's best-ranked document, and how many older revisions reach the top 5, with the plain
@@ -10,6 +12,13 @@ pipeline, --recency 365d at weights 0.3 and 0.5, and --latest.
 `scifact`: nDCG@10 and the run itself with and without --latest (a corpus with no versions must not
 change), the time of both (alternating, median of --repeat), and nDCG@10 under --recency (SciFact
 has no meaningful dates: give it random ones, so any change is recency burying relevance).
+`ask` (issue 32): each question of the versioned corpus asked with `--versions all` and with the
+default `--versions newest`, one loaded model; per question whether an older revision ranks first
+in the search, which documents the answer cites, whether it holds the newest revision's answer,
+and whether the note on what changed was added.
+`qa` (issue 32): questions of a corpus with no versions asked with both settings alternately
+(which goes first alternates too): are answers and citations identical, the median total seconds
+of each and their ratio, and the time the version hook itself takes per question.
 Run it with PYTHONPATH pointing at another checkout to measure that checkout's formula.
 """
 
@@ -112,6 +121,89 @@ def linking_cost(index: Index, batch_chunks: int = 1024) -> float:
         conn.execute("ROLLBACK")
 
 
+def ask_versions(index_path: Path, llm: str) -> None:
+    import versioned_corpus as vc
+    from ragchain_cli.config import load_settings
+    from ragchain_cli.answering import open_workflow
+    from ragchain_cli.generate.workflow import AskOptions
+
+    settings = load_settings({"index": str(index_path), "llm": llm}, config_files=[])
+    totals = {"all": [0, 0, 0], "newest": [0, 0, 0]}  # cites the newest only, holds its answer, cites an older
+    older_first = 0
+    print("| question | older first | mode | cites | newest's answer | note |\n|---|---|---|---|---|---|")
+    with open_workflow(settings, AskOptions()) as workflow:
+        for item in vc.QUESTIONS:
+            family = vc.older_versions(item["newest"]) | {item["newest"]}
+            ranked = [n for n in (Path(h.doc_id).name for h in workflow.search(item["question"]).hits) if n in family]
+            first_older = bool(ranked) and ranked[0] != item["newest"]
+            older_first += first_older
+            for mode in ("all", "newest"):
+                workflow.options = AskOptions(versions=mode)
+                payload = workflow.ask(item["question"])
+                answer, _, note = payload["answer"].partition(" (The older version, ")
+                cites = sorted({Path(c["doc_id"]).name for c in payload["citations"] if c.get("cited", True)})
+                holds = payload["answered"] and any(a.lower() in answer.lower() for a in item["answer"])
+                only_newest = item["newest"] in cites and not set(cites) & vc.older_versions(item["newest"])
+                totals[mode][0] += only_newest
+                totals[mode][1] += holds
+                totals[mode][2] += bool(set(cites) & vc.older_versions(item["newest"]))
+                print(f"| {item['question']} | {'yes' if first_older else 'no'} | {mode} | {', '.join(cites) or '-'} | "
+                      f"{'yes' if holds else 'no'} | {'yes' if note else '-'} |", flush=True)
+    n = len(vc.QUESTIONS)
+    print(f"\nolder revision ranked first: {older_first}/{n}")
+    for mode, (newest, holds, older) in totals.items():
+        print(f"{mode}: cites the newest revision and no older one {newest}/{n}; holds the newest answer "
+              f"{holds}/{n}; cites an older revision {older}/{n}")
+
+
+def ask_qa(index_path: Path, questions: Path, n: int, llm: str) -> None:
+    import json
+
+    from ragchain_cli.config import load_settings
+    from ragchain_cli.generate.versions import reconcile, with_versions
+    from ragchain_cli.generate.workflow import best_sentence
+    from ragchain_cli.answering import open_workflow
+    from ragchain_cli.generate.workflow import AskOptions
+
+    rows = [json.loads(line) for line in questions.read_text().splitlines() if line.strip()]
+    asked = [r["question"] for r in rows][:n]
+    settings = load_settings({"index": str(index_path), "llm": llm}, config_files=[])
+    seconds: dict[str, list[float]] = {"all": [], "newest": []}
+    same = 0
+    hook_seconds = []
+    with open_workflow(settings, AskOptions()) as workflow:
+        workflow.ask(asked[0])  # warm-up: encoder, model, caches
+        for i, question in enumerate(asked):
+            payloads = {}
+            for mode in (("all", "newest") if i % 2 == 0 else ("newest", "all")):
+                workflow.options = AskOptions(versions=mode)
+                payloads[mode] = workflow.ask(question)
+                seconds[mode].append(payloads[mode]["timings"]["total"])
+            a, b = payloads["all"], payloads["newest"]
+            alike = (a["answer"], _cited(a), a["answered"], a.get("supported")) == \
+                (b["answer"], _cited(b), b["answered"], b.get("supported"))
+            same += alike
+            if not alike:
+                print(f"differs: {question!r}\n  all:    {a['answer']!r} {a.get('supported')}\n  newest: "
+                      f"{b['answer']!r} {b.get('supported')}; passages read identical: "
+                      f"{[h['chunk_id'] for h in a['hits']] == [h['chunk_id'] for h in b['hits']]}", file=sys.stderr)
+            hits = workflow.search(question).hits
+            started = time.perf_counter()
+            chosen = reconcile(question, hits, "newest", workflow.versions)
+            with_versions(b, chosen, lambda h: best_sentence(question, h, workflow.stats, workflow.encoder))
+            hook_seconds.append(time.perf_counter() - started)
+            print(f"{i + 1}/{len(asked)} all {seconds['all'][-1]:.2f}s newest {seconds['newest'][-1]:.2f}s  {question}",
+                  file=sys.stderr, flush=True)
+    all_, newest = (statistics.median(seconds[m]) for m in ("all", "newest"))
+    print(f"{len(asked)} questions; identical answer, citations, answered and supported: {int(same)}/{len(asked)}; "
+          f"median total s: all {all_:.2f}, newest {newest:.2f}, ratio newest/all {newest / all_:.3f}; "
+          f"version hook median {statistics.median(hook_seconds) * 1e6:.0f} us a question")
+
+
+def _cited(payload: dict) -> list[tuple]:
+    return [(c["doc_id"], c["chunk_id"], c.get("cited", True)) for c in payload.get("citations", [])]
+
+
 def thresholds(corpus: Path) -> None:
     """Near-duplicate Jaccard on SciFact: unrelated pairs that share an LSH band (the hardest
     negatives) against the same abstracts with one sentence, or a third of them, replaced."""
@@ -153,7 +245,10 @@ def thresholds(corpus: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["versioned", "scifact", "thresholds"])
+    parser.add_argument("what", choices=["versioned", "scifact", "thresholds", "ask", "qa"])
+    parser.add_argument("--llm", default="", help="ask, qa: catalogue name or GGUF (default: the best installed)")
+    parser.add_argument("--questions", type=Path, help="qa: JSONL with a question field")
+    parser.add_argument("-n", type=int, default=20, help="qa: how many questions")
     parser.add_argument("--corpus", type=Path, help="thresholds: a BEIR corpus.jsonl.gz")
     parser.add_argument("--index", type=Path)
     parser.add_argument("--qrels", type=Path)
@@ -162,6 +257,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "thresholds":
         return thresholds(args.corpus)
+    if args.what == "ask":
+        return ask_versions(args.index, args.llm)
+    if args.what == "qa":
+        return ask_qa(args.index, args.questions, args.n, args.llm)
     index = Index(args.index)
     try:
         if args.what == "versioned":

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .generate.gather import Search, Searched
+from .generate.versions import Lookup
 from .generate.workflow import AskOptions, AskWorkflow
 from .text.words import TermStats
 
@@ -32,6 +33,7 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
     """The index, search pipeline and (loaded when first needed) model named by `settings`; `model`:
     a ChatModel to answer with instead (a library caller's own, or a test's scripted one)."""
     from .retrieve.pipeline import SearchPipeline, search_options as options_from
+    from .retrieve.versions import VersionLookup
     from .stores.index import Index
 
     options = options or AskOptions(**settings.ask_fields())  # ragchain.toml, RAGCHAIN_* and flags set them
@@ -40,7 +42,9 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
         stats = TermStats(total=index.lexical.count(), doc_freq=index.lexical.doc_freqs)
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)
         loader = (lambda: model) if model is not None else (lambda: load_model(settings, on_progress))
-        yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options)
+        versions = VersionLookup(pipeline)  # the version groups, as generate/versions.py asks them
+        yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options,
+                          Lookup(versions.newest_of, versions.best_passage_of))
 
 
 def load_model(settings, on_progress: Progress | None = None):

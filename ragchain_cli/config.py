@@ -20,6 +20,7 @@ from .components import KINDS, merge, options_for, split_tables
 from .errors import UsageError
 
 CONFIG_FILE = "ragchain.toml"
+VERSION_MODES = ("newest", "all", "latest")
 
 
 @dataclass
@@ -52,7 +53,8 @@ class Settings:
     abstain: bool = True  # say the documents do not say when the evidence is weak; False: always answer
     ocr: str = "auto"
     expand: bool = False
-    latest: bool = False
+    latest: bool = False  # search and ask: only the newest version of each version group (= versions "latest")
+    versions: str = "newest"  # ask: "newest" answers from the newest version, "all" from any, "latest" = latest
     spelling: bool = True  # a query word no chunk holds, corrected to an indexed word one edit away
     hyde_passages: int = 1
     hyde_template: str = ""
@@ -68,16 +70,20 @@ class Settings:
         """What ragchain.toml's tables set for one component (kind: retrieve, rerank or ocr)."""
         return options_for(self.components, kind, name) if self.components else {}
 
+    def versions_mode(self) -> str:
+        """How `ask` treats versions: `latest = true` (or --latest) is versions "latest"."""
+        return "latest" if self.latest else self.versions
+
     def retriever_names(self) -> list[str]:
         return [name.strip() for name in self.retrievers.split(",") if name.strip()]
 
     def ask_fields(self) -> dict[str, Any]:
         """ask's settings, as keyword arguments of generate.workflow.AskOptions."""
-        return {name: getattr(self, name) for name in ASK_FIELDS}
+        return {**{name: getattr(self, name) for name in ASK_FIELDS}, "versions": self.versions_mode()}  # latest = true
 
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
-ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain")
+ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 
 
@@ -201,6 +207,10 @@ def load_settings(
             raise UsageError(f"{name.replace('_', '-')} must be at least 1, got {getattr(settings, name)}")
     if settings.focus_tokens < 0:
         raise UsageError(f"focus-tokens must be 0 (no second reading) or more, got {settings.focus_tokens}")
+    if settings.versions not in VERSION_MODES:
+        raise UsageError(f"versions must be one of {', '.join(VERSION_MODES)}, got {settings.versions!r}",
+                         "newest: answer from the newest version and say what changed; all: from any version; "
+                         "latest: search only the newest versions")
     if settings.workers < 0:
         raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

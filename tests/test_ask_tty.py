@@ -66,10 +66,20 @@ def test_a_refusal_is_a_sentence_with_the_closest_passages(sample_index):
 
 def test_a_cited_older_version_is_marked_as_such(sample_index):
     code, screen = run_on_a_terminal("ask", "How many days per week can staff work from home?", "--index",
-                                     sample_index, *LLM)
+                                     sample_index, "--versions", "all", *LLM)
     assert code == 0, screen
     # the 2021 policy's "up to two days per week" is the top passage; whatever the small model makes
     # of it, the passage is listed, and marked as the older version of the 2025 revision
     listed = screen[screen.index("reading "):] if "reading " in screen else screen
     assert "remote-work-policy-2021.md" in listed
     assert "older version of sample_corpus/remote-work-policy-2025.md" in listed
+
+
+def test_by_default_the_newest_version_answers_and_the_terminal_says_so(sample_index):
+    code, screen = run_on_a_terminal("ask", "How many days per week can staff work from home?", "--index",
+                                     sample_index, *LLM)
+    assert code == 0, screen
+    text = " ".join(screen.split())  # the terminal wraps long lines
+    assert ("answered from the newest version, sample_corpus/remote-work-policy-2025.md; the older "
+            "sample_corpus/remote-work-policy-2021.md also matched") in text
+    assert "older version of" not in text  # the 2021 passage was not read

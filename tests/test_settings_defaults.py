@@ -80,7 +80,7 @@ def test_ask_defaults_come_from_settings_files_env_and_flags(tmp_path):
     settings = load_settings({"context_tokens": 500}, config_files=[tmp_path / "ragchain.toml"],
                              environ={"RAGCHAIN_ABSTAIN": "false", "RAGCHAIN_FOCUS_TOKENS": "0"})
     assert settings.ask_fields() == {"max_tokens": 32, "context_tokens": 500, "passages": 2, "focus_tokens": 0,
-                                     "abstain": False}
+                                     "abstain": False, "versions": "newest"}
     assert set(Settings().ask_fields()) == set(ASK_FIELDS)
 
 

@@ -3,7 +3,8 @@ with two or three revisions each, where a fact changed between revisions, plus d
 must NOT group (a meeting series with the same name and other topics, similar titles).
 
 Everything is fictional (the Kestrel Valley Water Trust). QUESTIONS name the newest revision and
-the words its answer must contain; `older` are the superseded revisions.
+the words its answer must contain; `older` are the superseded revisions. With the default search an
+older revision ranks first for half of the questions (bench/RESULTS.md, issue 32).
 """
 
 from __future__ import annotations
@@ -210,6 +211,14 @@ QUESTIONS = [
      "answer": ["six months", "6 months"]},
     {"question": "How often does the guest Wi-Fi password change?", "newest": "wifi-for-visitors.md",
      "answer": ["week"]},
+    # issue 32: questions worded as the newest revision words it, so that the search ranks an older
+    # revision first for half of the questions (the six above), the newest first for the other half
+    {"question": "Do electric cars get the same mileage rate?", "newest": "travel-expenses-v3.md",
+     "answer": ["0.42", "same rate"]},
+    {"question": "How many weeks of parental leave are paid at full salary?", "newest": "parental-leave-revised.md",
+     "answer": ["16", "sixteen"]},
+    {"question": "How often must the laboratory manager check the fume hoods?", "newest": "lab-safety-rules-2024.md",
+     "answer": ["six months", "6 months"]},
 ]
 
 

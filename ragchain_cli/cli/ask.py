@@ -8,7 +8,8 @@ import typer
 
 from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NCtxOpt, NormOpt,
                      RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
-                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, default,
+                     RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, VersionsOpt, WeightsOpt,
+                     default,
                      require_text, search_options, settings_from, settle)
 from .output import Output, progress, shown, stdin_lines
 
@@ -37,7 +38,7 @@ def ask_command(
     abstain: Annotated[Optional[bool], typer.Option("--abstain/--no-abstain", help="Say the documents do not say when "
                                                     f"the evidence is weak, or always answer {default('abstain')}")] = None,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
-    latest: LatestOpt = None, spelling: SpellingOpt = None,
+    latest: LatestOpt = None, spelling: SpellingOpt = None, versions: VersionsOpt = None,
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
@@ -49,7 +50,7 @@ def ask_command(
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
                              llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
                              max_tokens=max_tokens, context_tokens=context_tokens, passages=passages,
-                             focus_tokens=focus_tokens, abstain=abstain)
+                             focus_tokens=focus_tokens, abstain=abstain, versions=versions)
     search = search_options(settings, since, until, source, recency, recency_weight)
     options = AskOptions(**settings.ask_fields(), generate=not no_generate)
     out = Output(as_json)
@@ -88,6 +89,7 @@ def render(console, payload: dict) -> None:
     else:
         console.print(shown(payload["answer"]))
         _render_sources(console, payload)
+    _versions(console, payload)
     t = payload["timings"]
     model = f"answering {t['generate']:.2f}s  " if "generate" in t else ""  # else the model never ran
     console.print(f"[dim]retrieve {t['retrieve']:.2f}s  {model}total {t.get('total', 0):.2f}s[/]")
@@ -126,9 +128,25 @@ def _render_sources(console, payload: dict) -> None:
 
 
 def _older(console, hit: dict) -> None:
-    if hit.get("superseded_by"):  # without --latest an older version can be what the answer came from
+    if hit.get("superseded_by"):  # with --versions all an older version can be what the answer came from
         console.print(f"      [yellow]older version of {shown(hit['superseded_by'])}[/] "
-                      "[dim](--latest answers from the newest only)[/]")
+                      "[dim](--versions newest answers from the newest)[/]")
+
+
+_HOW = {"retrieved": "answered from the newest version, {new}; the older {old} also matched",
+        "fetched": "answered from the newest version, {new}, read in place of the older {old}",
+        "superseded": "[yellow]{old} is superseded by {new}[/], which the search left out (a filter?)"}
+
+
+def _versions(console, payload: dict) -> None:
+    """The version groups the answer reconciled ("dropped" ones are listed under the sources)."""
+    for group in payload.get("versions", []):
+        if group["how"] in _HOW:
+            names = {"new": shown(group["newest"]), "old": shown(", ".join(group["older"]))}
+            console.print(f"[dim]{_HOW[group['how']].format(**names)}[/]")
+        said = group.get("older_said")
+        if said and not payload["answered"]:
+            console.print(f'[dim]  the older version said: "{shown(said["sentence"])}"[/]')
 
 
 def _where(hit: dict) -> str:

@@ -19,6 +19,7 @@ from typing import Callable
 from ..text.words import TermStats, is_content, stem, stems_of, tokens
 from ..types import Hit
 from .select import Encoder, Sentences, score_sentences
+from .versions import Reconciled
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Searched:
     text: str
     corrected: dict[str, str] = field(default_factory=dict)
     note: str = ""
+    versions: Reconciled | None = None  # the hits as reconciled across versions (versions.py), when they were
 
 
 Search = Callable[[str], Searched]

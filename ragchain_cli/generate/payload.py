@@ -4,7 +4,9 @@ Fields (the contract with `eval --qa`): question, answer, answered, supported, n
 "supported" is false, a phrase; null otherwise), unsupported_terms, citations, hits (each search-hit
 payload plus "text", the passage as the model read it), timings (retrieve, generate, first_token,
 total, in seconds from the question's start), evidence (decide.py's signals, score, probability);
-"draft" when the model itself declined; "searched" and "corrected" when a word was corrected.
+"draft" when the model itself declined; "searched" and "corrected" when a word was corrected;
+"versions" (the version groups the answer reconciled) and, on each citation, "superseded_by"
+(added by the workflow from versions.py).
 """
 
 from __future__ import annotations

@@ -12,18 +12,20 @@ nested call. docs/ANSWER-PATH.md says which stage decides each verdict a user ca
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
 from ..config import DEFAULTS
 from ..text.words import TermStats
+from ..types import Hit
 from .answer import ChatModel
 from .decide import decide
 from .draft import Attempt, draft
-from .gather import Search, gather
+from .gather import Search, Searched, gather, question_weights
 from .payload import answered, blank, refused, retrieved
-from .select import Encoder
+from .select import Encoder, score_sentences
 from .verify import keep, next_attempt, verify
+from .versions import NO_VERSIONS, Lookup, reconcile, with_versions
 
 Progress = Callable[[str], None]
 
@@ -38,15 +40,18 @@ class AskOptions:
     abstain: bool = DEFAULTS.abstain  # False: always answer (evidence is still reported)
     generate: bool = True  # False: retrieval only, the hits with their text
     focus_tokens: int = DEFAULTS.focus_tokens  # the focused second reading (0: none)
+    versions: str = DEFAULTS.versions  # newest | all | latest: which version of a document answers (versions.py)
 
 
 class AskWorkflow:
     """Answers questions with one search, term statistics, encoder and (loaded on first need) model."""
 
     def __init__(self, search: Search, stats: TermStats | None, encoder: Encoder | None,
-                 load_model: Callable[[], ChatModel], options: AskOptions | None = None) -> None:
+                 load_model: Callable[[], ChatModel], options: AskOptions | None = None,
+                 versions: Lookup = NO_VERSIONS) -> None:
         self.search, self.stats, self.encoder, self._load = search, stats, encoder, load_model
         self.options, self._model = options or AskOptions(), None
+        self.versions = versions  # the index's version groups, asked through two callables
 
     def model(self) -> ChatModel:
         if self._model is None:
@@ -57,15 +62,15 @@ class AskWorkflow:
         if not question.strip():
             return blank(question)
         opts, started = self.options, time.perf_counter()
-        gathered = gather(question, self.search, self.stats, self.encoder, opts.passages)
+        gathered = gather(question, self._newest, self.stats, self.encoder, opts.passages)
         timings = {"retrieve": time.perf_counter() - started}
         if gathered.searched.note and on_progress is not None:
             on_progress(gathered.searched.note)
         if not opts.generate:
-            return _asked(retrieved(gathered.question, gathered.searched.hits, timings), gathered, question)
+            return self._asked(retrieved(gathered.question, gathered.searched.hits, timings), gathered, question)
         decision = decide(gathered, opts.abstain)
         if not decision.answerable:
-            return _asked(refused(decision, decision.refusal, gathered.found.top, _total(timings, started)),
+            return self._asked(refused(decision, decision.refusal, gathered.found.top, _total(timings, started)),
                           gathered, question)
         model = self.model()
         if on_progress is not None:
@@ -77,11 +82,30 @@ class AskWorkflow:
             attempt = next_attempt(decision, drafted, opts.focus_tokens)
         verdict = verify(decision, drafted, self.stats)
         timings["generate"] = drafted.seconds
-        return _asked(answered(decision, drafted, verdict, _total(timings, started)), gathered, question)
+        return self._asked(answered(decision, drafted, verdict, _total(timings, started)), gathered, question)
+
+    # -- versions (issue 32): the search's hits reconciled across versions before anything reads them,
+    # and the payload told which groups were reconciled and what an older version said (versions.py)
+    def _newest(self, question: str) -> Searched:
+        searched = self.search(question)
+        chosen = reconcile(searched.text, searched.hits, self.options.versions, self.versions)
+        return replace(searched, hits=chosen.answer_from, versions=chosen)
+
+    def _asked(self, payload: dict, gathered, question: str) -> dict:
+        versions = gathered.searched.versions
+        payload = with_versions(payload, versions, lambda hit: best_sentence(gathered.question, hit, self.stats,
+                                                                              self.encoder)) if versions else payload
+        return _asked(payload, gathered, question)
+    # -- end of versions
 
     def ask_many(self, questions: Iterable[str], on_progress: Progress | None = None) -> Iterator[dict]:
         for question in questions:
             yield self.ask(question, on_progress=on_progress)
+
+
+def best_sentence(question: str, hit: Hit, stats: TermStats | None, encoder: Encoder | None) -> str:
+    """The passage's sentence that best matches the question, scored as the context's sentences are."""
+    return score_sentences(question, [hit], question_weights(question, stats), encoder, 1).best()
 
 
 def _total(timings: dict, started: float) -> dict:

@@ -94,7 +94,7 @@ def search_options(settings: Settings | None = None, since: str | None = None, u
         since=parse_bound(since) if since else None, until=parse_bound(until, upper=True) if until else None,
         source=source or "", recency=parse_duration(recency) if recency else None, recency_weight=weight,
         documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
-        whole_documents=settings.whole_documents, latest=settings.latest, spelling=settings.spelling,
+        whole_documents=settings.whole_documents, latest=settings.versions_mode() == "latest", spelling=settings.spelling,
         rerank=settings.rerank, rerank_depth=settings.rerank_depth,
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},

@@ -77,6 +77,20 @@ class LexicalIndex:
             return []
         return self._top(" ".join(parts), k)
 
+    def search_within(self, query: str, chunk_ids: list[str]) -> list[tuple[str, float]]:
+        """BM25 of the query over these chunks only (the index's statistics), best first."""
+        terms = plain_terms(query)
+        if not terms or not chunk_ids:
+            return []
+        self.index.reload()
+        q, occur, schema = self._tantivy.Query, self._tantivy.Occur, self.index.schema
+        parsed, _errors = self.index.parse_query_lenient(terms, ["text"])
+        among = q.const_score_query(q.boolean_query([(occur.Should, q.term_query(schema, "chunk_id", cid))
+                                                     for cid in chunk_ids]), 0.0)  # a filter: adds no score
+        searcher = self.index.searcher()
+        hits = searcher.search(q.boolean_query([(occur.Must, parsed), (occur.Must, among)]), len(chunk_ids)).hits
+        return [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]
+
     def _top(self, text: str, k: int) -> list[tuple[str, float]]:
         self.index.reload()
         parsed, _errors = self.index.parse_query_lenient(text, ["text"])
