@@ -43,7 +43,8 @@ LatestOpt = Annotated[Optional[bool], typer.Option("--latest/--no-latest", help=
                                                    f"each version group (older versions dropped) {default('latest')}")]
 VersionsOpt = Annotated[Optional[str], typer.Option(
     "--versions", metavar="newest|all|latest", help="Which version of a document answers: the newest, saying what "
-    "an older version retrieved said (default); any (all); only the newest are searched (latest, as --latest)")]
+    "an older version retrieved said; any (all); only the newest are searched (latest, as --latest) "
+    f"{default('versions')}")]
 SpellingOpt = Annotated[Optional[bool], typer.Option("--spelling/--no-spelling", help="Correct a query word no "
                                                      f"passage has to an indexed word one edit away {default('spelling')}")]
 NCtxOpt = Annotated[Optional[int], typer.Option("--n-ctx", metavar="N", help=f"Model context window in tokens {default('n_ctx')}")]
