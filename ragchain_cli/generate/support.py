@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from ..text.claims import comparison, is_polar, said_side
 from ..text.sentences import sentences
-from ..text.words import TermStats, content_stems, is_content, number, stem, stems_of, tokens, without_markers
+from ..text.words import (TermStats, content_stems, is_content, number, stem, stems_of, tokens, values,
+                          without_markers)
 
 RARE_SHARE = 0.02
 MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (paraphrase, spelling)
@@ -34,7 +35,8 @@ def drawn_from(answer: str, question: str, sentence: str) -> float:
 def adds_to(answer: str, question: str) -> bool:
     """Does the answer hold a word (or number) the question does not? "The last boat leaves on
     Sundays." adds nothing to "When does the last boat leave on Sunday?"."""
-    return bool(set(content_stems(without_markers(answer))) - stems_of(question))
+    text = without_markers(answer)
+    return bool(set(content_stems(text)) - stems_of(question)) or bool(set(values(text)) - set(values(question)))
 
 
 @dataclass
