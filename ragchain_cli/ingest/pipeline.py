@@ -226,14 +226,15 @@ def _plan(docstore: DocStore, found: list[Found], sink: "Sink", notes: _Notes) -
 
 
 def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
-    """The file's new record, or None when it is unchanged (same size and mtime, or same content)."""
+    """The file's new record, or None when its content is unchanged. The content hash decides, not
+    size and mtime: an edit that keeps the size ("2021" -> "2025") within the file system's mtime
+    resolution, or with its mtime set back (a copy, a checkout, a restore), is still an edit."""
     stat = path.stat()
     record = docstore.file_record(key)
-    if record and (record.size, record.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
-        return None
     fresh = FileRecord(key, file_hash(path), stat.st_size, stat.st_mtime_ns)
     if record and record.content_hash == fresh.content_hash:
-        docstore.touch_file(fresh)
+        if (record.size, record.mtime_ns) != (fresh.size, fresh.mtime_ns):
+            docstore.touch_file(fresh)
         return None
     return fresh
 
