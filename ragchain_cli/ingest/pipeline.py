@@ -110,7 +110,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
         index.backfill_documents()
         notes = Tracker(progress)
         writer = BatchWriter(index, _embedder_loader(options, notes.say), _binder(index, options),
-                             options.batch_chunks, lambda embedded: notes.progress(embedded, writer.reused))
+                             options.batch_chunks, notes.embedded_so_far)  # no reference back to the writer
         sink = Sink(index.docstore, writer, report, notes)
         try:
             found = _collect(paths, report)
@@ -258,7 +258,7 @@ class Sink:
         reused = self.writer.reused
         self.writer.add(key, [doc], chunks, vectors)
         self.notes.chunks(len(chunks))
-        if self.writer.reused != reused:  # a batch went out with stored vectors only: nothing to embed
+        if self.writer.reused != reused:  # a batch went out with stored vectors
             self.notes.progress(self.writer.embedded, self.writer.reused)
         if doc.metadata.get("damaged"):  # indexed, but said: a loader read it only in part
             self.report.warnings.append(Skipped(key, doc.metadata["damaged"]))

@@ -90,6 +90,10 @@ class Tracker:
             self._started = (self.clock(), self.done)
         self._emit()
 
+    def embedded_so_far(self, embedded: int) -> None:
+        """The writer's count of chunks embedded in this run (the reused ones come from the Sink)."""
+        self.progress(embedded, self.reused)
+
     @property
     def done(self) -> int:
         return self.embedded + self.reused
