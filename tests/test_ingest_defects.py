@@ -142,8 +142,8 @@ def test_ctrl_c_during_ingest_says_what_was_kept_and_the_next_ingest_resumes(tmp
     index = Index(tmp_path / "index", create=True)
     options = IngestOptions(embed_model=DEFAULT_MODEL, batch_chunks=1)  # every file its own batch
 
-    def ctrl_c_at_the_fourth_file(done: int, total: int, path: str) -> None:
-        if done == 4:
+    def ctrl_c_at_the_fourth_file(state) -> None:
+        if state.files_done == 4:
             raise KeyboardInterrupt
 
     try:
@@ -154,6 +154,9 @@ def test_ctrl_c_during_ingest_says_what_was_kept_and_the_next_ingest_resumes(tmp
         assert exit_code(caught.value) == 130  # exit codes come from cli/output.py's one table
         # files 1-2 are complete; file 3's documents are written, its record goes with the next batch
         assert "2 file(s) are complete" in caught.value.message and "resumes" in caught.value.hint
+        # ... and file 3, searchable already, is named as such (issue 28), not said to keep its previous version
+        assert "1 file(s) not finished are already searchable in part: " in caught.value.message
+        assert "docs/c.txt (1 document)" in caught.value.message
         resumed = ingest(index, [corpus], options)
         assert (resumed.files_unchanged, resumed.files_ingested) == (2, 3)
         assert index.check().consistent and index.docstore.counts()["files"] == 5
@@ -194,19 +197,20 @@ def test_progress_moves_while_one_batch_is_embedded(tmp_path):
     sentences = " ".join(f"Sentence {i} names the walrus number {i}." for i in range(600))
     (corpus / "long.txt").write_text(sentences, encoding="utf-8")
     index = Index(tmp_path / "index", create=True)
-    notes: list[str] = []
+    notes: list = []
     options = IngestOptions(embed_model=DEFAULT_MODEL, chunk_size=32, chunk_overlap=8)  # short chunks: quick
     try:
-        report = ingest(index, [corpus], options, lambda done, total, path: notes.append(path))
+        report = ingest(index, [corpus], options, notes.append)
     finally:
         index.close()
     assert options.batch_chunks > report.chunks_added > EMBED_STEP  # one file, one batch, several steps
-    embedded = [note for note in notes if "chunks embedded" in note]
-    loading = [note for note in notes if note.startswith("loading ")]
-    assert loading and notes.index(loading[0]) < notes.index(embedded[0])  # the model load is said first
-    assert embedded[0].endswith("(0 chunks embedded)")  # then that embedding starts
-    assert len(embedded) - 1 == -(-report.chunks_added // EMBED_STEP) >= 2
-    assert embedded[-1].endswith(f"({report.chunks_added:,} chunks embedded)")
+    loading = [n for n in notes if n.stage.startswith("loading ")]
+    moving = [n for n in notes if not n.stage and n.rate is not None or n.chunks_done]
+    assert loading and notes.index(loading[0]) < notes.index(moving[0])  # the model load is said first
+    done = sorted({n.chunks_done for n in notes})
+    assert len(done) - 1 == -(-report.chunks_added // EMBED_STEP) >= 2  # every step is reported
+    assert done[-1] == report.chunks_added
+    assert notes[-1].chunks_total == report.chunks_added and not notes[-1].estimated  # the file is read: exact
 
 
 def test_ingest_of_an_empty_folder_says_so_and_leaves_no_index(tmp_path, cli):

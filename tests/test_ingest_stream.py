@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragchain_cli.ingest import pipeline
 from ragchain_cli.ingest.pipeline import IngestOptions, ingest
 from ragchain_cli.ingest.writer import BatchWriter
 from ragchain_cli.stores.index import Index
@@ -61,14 +60,13 @@ def test_one_big_jsonl_is_written_a_batch_at_a_time(tmp_path, monkeypatch):
     corpus.mkdir()
     jsonl(corpus / "big.jsonl", 30)
     flushes = counting_flushes(monkeypatch)
-    monkeypatch.setattr(pipeline, "NOTE_EVERY", 10)
-    notes: list[str] = []
-    report = ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=4),
-                    lambda done, total, label: notes.append(f"{done}/{total} {Path(label).name}"))
-    assert [n for n in notes if "embedded" not in n and "loading " not in n] == [
-        "1/1 big.jsonl", "1/1 big.jsonl (10 documents)", "1/1 big.jsonl (20 documents)", "1/1 big.jsonl (30 documents)"]
-    assert len([n for n in notes if n.startswith("1/1 loading ")]) == 1  # the embedding model, once
-    assert notes[-1] == "1/1 big.jsonl (30 chunks embedded)"  # and the embedding moved it, batch by batch
+    notes: list = []
+    report = ingest(Index(tmp_path / "idx", create=True), [corpus], IngestOptions(MODEL, batch_chunks=4), notes.append)
+    assert {Path(n.path).name for n in notes} == {"big.jsonl"} and notes[-1].files_done == notes[-1].files_total == 1
+    assert len([n for n in notes if n.stage.startswith("loading ")]) == 1  # the embedding model, once
+    done = [n.chunks_done for n in notes]
+    assert done == sorted(done) and len(set(done)) >= 8  # the embedding moved it, batch by batch
+    assert (notes[-1].chunks_done, notes[-1].chunks_total, notes[-1].estimated) == (30, 30, False)
     assert report.files_ingested == 1 and report.documents == 30 and report.chunks_added == 30
     assert len([n for n in flushes if n]) >= 7 and max(flushes) <= 4  # never more than a batch queued
     pending, docs = consistent(tmp_path / "idx")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Optional
 
 import typer
@@ -11,7 +13,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, VersionsOpt, WeightsOpt,
                      default,
                      require_text, search_options, settings_from, settle)
-from .output import Output, progress, shown, stdin_lines
+from .output import Output, progress, shown, stderr, stdin_lines
 
 
 def ask_command(
@@ -42,26 +44,48 @@ def ask_command(
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
-    from ..answering import open_workflow
-    from ..generate.workflow import AskOptions
+    with _working("searching ..." if no_generate else "loading the model ...") as say:
+        from ..answering import open_workflow
+        from ..generate.workflow import AskOptions
 
-    settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
-                             rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
-                             reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
-                             max_tokens=max_tokens, context_tokens=context_tokens, passages=passages,
-                             focus_tokens=focus_tokens, abstain=abstain, versions=versions)
-    search = search_options(settings, since, until, source, recency, recency_weight)
-    options = AskOptions(**settings.ask_fields(), generate=not no_generate)
-    out = Output(as_json)
-    with open_workflow(settings, options, search, on_progress=progress) as workflow:
-        settle(workflow)
-        if question == "-":
-            for payload in workflow.ask_many(_stdin_questions(), on_progress=progress):
-                out.line(payload)
-            return
-        payload = workflow.ask(question, on_progress=progress)
-        out.data(payload, lambda console: render(console, payload))
+        settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
+                                 rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
+                                 reranker_model=reranker_model, rerank_instruction=rerank_instruction,
+                                 llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
+                                 max_tokens=max_tokens, context_tokens=context_tokens, passages=passages,
+                                 focus_tokens=focus_tokens, abstain=abstain, versions=versions)
+        search = search_options(settings, since, until, source, recency, recency_weight)
+        options = AskOptions(**settings.ask_fields(), generate=not no_generate)
+        out = Output(as_json)
+        with open_workflow(settings, options, search, on_progress=say) as workflow:
+            settle(workflow)
+            if question == "-":
+                for payload in workflow.ask_many(_stdin_questions(), on_progress=say):
+                    out.line(payload)
+                return
+            payload = workflow.ask(question, on_progress=say)
+    out.data(payload, lambda console: render(console, payload))  # once the spinner is gone
+
+
+@contextmanager
+def _working(first: str) -> Iterator[Callable[[str], None]]:
+    """On a terminal, a spinner with the elapsed time and the current step while the model is
+    assembled, loaded and answers; each step's note also stays as a line. Silent in pipelines."""
+    if not stderr.is_terminal:
+        yield progress
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=stderr, transient=True) as spinner:
+        task = spinner.add_task(first, total=None)
+
+        def say(message: str) -> None:
+            spinner.console.print(f"[dim]{shown(message)}[/]")
+            step = "searching ..." if " loaded in " in message else message  # the model is in: retrieval next
+            spinner.update(task, description=shown(step if len(step) <= 60 else step[:57] + "..."))
+
+        yield say
 
 
 def _stdin_questions() -> list[str]:

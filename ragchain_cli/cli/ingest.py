@@ -59,7 +59,8 @@ def ingest_command(
     report = _run(root, paths, options, ingest_into)  # a new index nothing went into is removed again
     empty = not had_index and not exists(root)
     payload = {"index": settings.index, **dataclasses.asdict(report)}
-    out.data(payload, lambda console: _render(console, payload))
+    if out.json or not _nothing(report):  # on a terminal, nothing to ingest is one message, not a table of zeros
+        out.data(payload, lambda console: _render(console, payload))
     _report_upgrade(report.upgraded)
     _report_problems(report)
     _report_nothing(report, paths, empty)
@@ -77,9 +78,13 @@ def _report_upgrade(steps: list[str]) -> None:
         stderr.print("the index was built by an earlier version: " + "; ".join(UPGRADES[s] for s in steps))
 
 
+def _nothing(report) -> bool:
+    return report.files_seen == 0 and not report.files_removed
+
+
 def _report_nothing(report, paths: list[Path], no_index: bool) -> None:
     """Say so when there was nothing to ingest, or nothing could be: a silent exit looks like success."""
-    if report.files_seen == 0 and not report.files_removed:
+    if _nothing(report):
         stderr.print(f"nothing to ingest: no supported files found in {shown(', '.join(map(str, paths)))} "
                      f"(supported: {', '.join(sorted(SUFFIXES))})" + ("; no index was created" if no_index else ""))
     elif no_index:
@@ -114,23 +119,56 @@ def _report_problems(report) -> None:
         stderr.print(f"[yellow]skipped[/] {rest.total()} more files ({reasons}{more}); the JSON output lists every one")
 
 
+BAR_WIDTH = 16
+
+
 def _run(root: Path, paths, options, ingest):
     if not stderr.is_terminal:
         return ingest(root, paths, options)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn
 
-    columns = (TextColumn("ingest"), BarColumn(), TextColumn("{task.fields[files]}"), TimeElapsedColumn(),
-               TextColumn("{task.description}"))
+    columns = (TextColumn("ingest"), BarColumn(bar_width=BAR_WIDTH), TextColumn("{task.description}"))
     with Progress(*columns, console=stderr, transient=True) as bar:
-        task = bar.add_task("", total=None, files="")
+        task = bar.add_task("", total=None)
 
-        def progress(done: int, total: int, path: str) -> None:
-            # one step more than the files: the bar is not full, nor its clock stopped, while the
-            # last file's chunks are still embedded and written
-            bar.update(task, completed=done, total=total + 1, files=f"{done}/{total}",
-                       description=shown(Path(path).name[-40:]))
+        def progress(state) -> None:
+            width = min(stderr.width, 80) - len("ingest") - BAR_WIDTH - 3  # the columns and their spaces
+            bar.update(task, completed=state.chunks_done, total=state.chunks_total or None,
+                       description=progress_label(state, width))
 
         return ingest(root, paths, options, progress)
+
+
+def progress_label(state, width: int) -> str:
+    """'1,024/about 5,600 chunks  31/s  2:27 left  file 3/12 name.pdf', cut to `width` characters:
+    what is done and left first, the file last."""
+    if state.chunks_total is None:
+        parts = [f"{state.chunks_done:,} chunks so far"]
+    else:
+        parts = [f"{state.chunks_done:,}/{'about ' if state.estimated else ''}{state.chunks_total:,} chunks"]
+    if state.stage:
+        parts.append(state.stage)
+    elif state.rate:
+        parts.append(f"{state.rate:.0f}/s" if state.rate >= 10 else f"{state.rate:.1f}/s")
+        if state.seconds_left is not None:
+            parts.append(f"{_clock(state.seconds_left)} left")
+    if state.files_total:
+        parts.append(f"file {state.files_done}/{state.files_total}")
+    label = parts[0]
+    for part in parts[1:]:  # each whole or not at all
+        if len(label) + 2 + len(part) <= width:
+            label += "  " + part
+    name = shown(Path(state.path).name) if state.path else ""
+    room = width - len(label) - 1
+    if name and room >= 8 and "file " in label:
+        label += " " + (name if len(name) <= room else name[: room - 3] + "...")
+    return label[:width]
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds + 0.5), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _render(console, payload: dict) -> None:

@@ -94,7 +94,7 @@ class Chunker:
                     continue
                 chunks.append(
                     Chunk(
-                        chunk_id=chunk_id(doc.doc_id, len(chunks), body),
+                        chunk_id=chunk_id(doc.doc_id, len(chunks), body, doc.title),
                         doc_id=doc.doc_id, text=body, source=doc.source, ordinal=len(chunks),
                         page=block.page, section=block.section, start=start, end=end,
                         title=doc.title, date=doc.date, ocr=block.ocr,
@@ -103,9 +103,13 @@ class Chunker:
         return chunks
 
 
-def chunk_id(doc_id: str, ordinal: int, text: str) -> str:
-    """Deterministic: the same document, position and text always give the same ID."""
-    digest = hashlib.blake2b(f"{doc_id}\x00{ordinal}\x00{text}".encode("utf-8", "surrogatepass"), digest_size=10)
+def chunk_id(doc_id: str, ordinal: int, text: str, title: str = "") -> str:
+    """Deterministic: the same document, position and embedded text (Chunk.index_text: title, then
+    text) always give the same ID, so a re-ingest reuses a stored vector only for what it embedded:
+    a new title is a new ID. The position keeps a passage a document repeats as distinct chunks.
+    (Without a title the ID is what it was before titles counted.)"""
+    embedded = f"{title}\n{text}" if title else text
+    digest = hashlib.blake2b(f"{doc_id}\x00{ordinal}\x00{embedded}".encode("utf-8", "surrogatepass"), digest_size=10)
     return digest.hexdigest()
 
 

@@ -27,11 +27,11 @@ from ..stores.index import Index, open_for_writing
 from ..types import Chunk, Document
 from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
 from .engines import ENGINES
+from .progress import IngestProgress, Tracker
 from .tasks import FileTask, IngestOptions, failure_reason, pages_of, storable
 from .writer import BatchWriter
 
-Progress = Callable[[int, int, str], None]
-NOTE_EVERY = 100  # documents between progress notes inside one file
+Progress = Callable[[IngestProgress], None]
 
 
 @dataclass
@@ -108,25 +108,26 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
         report.upgraded = [step for step, done in index.upgrade().items() if done]
         report.replayed = index.replay()
         index.backfill_documents()
-        notes = _Notes(progress)
+        notes = Tracker(progress)
         writer = BatchWriter(index, _embedder_loader(options, notes.say), _binder(index, options),
-                             options.batch_chunks, notes.embedded)
+                             options.batch_chunks, notes.embedded_so_far)  # no reference back to the writer
+        sink = Sink(index.docstore, writer, report, notes)
         try:
             found = _collect(paths, report)
-            notes.total = len(found)
-            _write_all(index, writer, engine, found, paths, report, notes)
+            notes.found([_size(f.path) for f in found])
+            _write_all(index, writer, engine, found, paths, sink)
         except KeyboardInterrupt:
-            raise _interrupted(writer, report) from None
+            raise _interrupted(writer, report, sink.partial()) from None
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 
 
-def _write_all(index, writer, engine, found: list[Found], paths, report: IngestReport, notes) -> None:
+def _write_all(index, writer, engine, found: list[Found], paths, sink: "Sink") -> None:
+    report, notes = sink.report, sink.notes
     gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
     writer.remove_files(gone)
     report.files_removed = len(gone)
-    sink = Sink(index.docstore, writer, report)
-    engine.run(_plan(index.docstore, found, sink, notes), sink, notes.progress)
+    engine.run(_plan(index.docstore, found, sink, notes), sink, lambda done, _total, path: notes.file(done, path))
     writer.flush()
     report.chunks_added, report.chunks_removed = writer.added, writer.removed
     report.vectors_reused = writer.reused
@@ -134,34 +135,23 @@ def _write_all(index, writer, engine, found: list[Found], paths, report: IngestR
         writer.optimize()
 
 
-def _interrupted(writer, report: IngestReport) -> IngestInterrupted:
+SHOWN_PARTIAL = 5
+
+
+def _interrupted(writer, report: IngestReport, partial: list[tuple[str, int]]) -> IngestInterrupted:
+    """What the index holds now, said exactly: complete files, and the unfinished files whose
+    first batches are already written (searchable and counted by `status`), by name."""
     kept = writer.files_written + report.files_unchanged
-    return IngestInterrupted(
-        f"ingest interrupted: {kept} file(s) are complete in the index ({writer.files_written} written in this "
-        f"run, {report.files_unchanged} unchanged); files not finished keep their previous version, if any",
-        "run the same `ragchain ingest` again: it resumes, skipping the files that are complete")
-
-
-class _Notes:
-    """Progress for people: the file being read, documents read inside it, chunks embedded so far."""
-
-    def __init__(self, progress: Progress | None) -> None:
-        self.progress, self.total = progress, 0
-        self.done, self.path = 0, ""
-
-    def file(self, done: int, path: str) -> None:
-        self.done, self.path = done, path
-        self.say(path)
-
-    def documents(self, documents: int) -> None:
-        self.say(f"{self.path} ({documents:,} documents)")
-
-    def embedded(self, chunks: int) -> None:
-        self.say(f"{self.path} ({chunks:,} chunks embedded)")
-
-    def say(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress(self.done, self.total, text)
+    message = (f"ingest interrupted: {kept} file(s) are complete in the index ({writer.files_written} written in "
+               f"this run, {report.files_unchanged} unchanged)")
+    if partial:
+        named = ", ".join(f"{path} ({documents:,} document{'s' if documents != 1 else ''})" for path, documents in partial[:SHOWN_PARTIAL])
+        more = f" and {len(partial) - SHOWN_PARTIAL} more" if len(partial) > SHOWN_PARTIAL else ""
+        message += (f"; {len(partial)} file(s) not finished are already searchable in part: {named}{more}"
+                    " (the rest of each is not in the index yet)")
+    message += "; the other files not finished keep their previous version, if any"
+    return IngestInterrupted(message, "run the same `ragchain ingest` again: it resumes, skipping the files that "
+                             "are complete, and completes the ones in part")
 
 
 def _embedder_loader(options: IngestOptions, say: Callable[[str], None]) -> Callable:
@@ -206,11 +196,16 @@ def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]
     return [p for p in below if p not in present and not Path(p).exists()]
 
 
-def _plan(docstore: DocStore, found: list[Found], sink: "Sink", notes: _Notes) -> Iterator[FileTask]:
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _plan(docstore: DocStore, found: list[Found], sink: "Sink", notes: Tracker) -> Iterator[FileTask]:
     """The files to (re)ingest, decided one at a time (lazily: the local engine loads each file
-    right after its decision). Progress names every file considered; `sink.note` reports the
-    documents read inside the current one."""
-    sink.note = notes.documents if notes.progress else None
+    right after its decision). Progress names every file considered and counts its bytes."""
     for done, item in enumerate(found, start=1):
         label, key = str(item.path), storable(str(item.path))
         notes.file(done, label)
@@ -221,19 +216,23 @@ def _plan(docstore: DocStore, found: list[Found], sink: "Sink", notes: _Notes) -
             continue
         if fresh is None:
             sink.report.files_unchanged += 1
+            notes.unchanged(_size(item.path))
         else:
+            notes.opened(key, fresh.size)
+            sink.planned[key] = fresh
             yield FileTask(label, item.doc_id, fresh)
 
 
 def _changed(docstore: DocStore, path: Path, key: str) -> FileRecord | None:
-    """The file's new record, or None when it is unchanged (same size and mtime, or same content)."""
+    """The file's new record, or None when its content is unchanged. The content hash decides, not
+    size and mtime: an edit that keeps the size ("2021" -> "2025") within the file system's mtime
+    resolution, or with its mtime set back (a copy, a checkout, a restore), is still an edit."""
     stat = path.stat()
     record = docstore.file_record(key)
-    if record and (record.size, record.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
-        return None
     fresh = FileRecord(key, file_hash(path), stat.st_size, stat.st_mtime_ns)
     if record and record.content_hash == fresh.content_hash:
-        docstore.touch_file(fresh)
+        if (record.size, record.mtime_ns) != (fresh.size, fresh.mtime_ns):
+            docstore.touch_file(fresh)
         return None
     return fresh
 
@@ -242,9 +241,12 @@ class Sink:
     """Where an engine hands each file's documents, in any order across files: checks, queues them
     on the writer, and counts. A file is finished when all its documents are in, or failed."""
 
-    def __init__(self, docstore: DocStore, writer: BatchWriter, report: IngestReport) -> None:
+    def __init__(self, docstore: DocStore, writer: BatchWriter, report: IngestReport,
+                 notes: Tracker | None = None) -> None:
         self.docstore, self.writer, self.report = docstore, writer, report
-        self.note: Callable[[int], None] | None = None  # documents read in the current file (local engine)
+        self.notes = notes or Tracker(None)
+        self.planned: dict[str, FileRecord] = {}  # key -> the record a file gets when complete
+        self._handed: dict[str, int] = {}  # key -> documents handed to the writer (kept after finish)
         self._counts: dict[str, list[int]] = {}  # key -> [documents, pages] queued so far
 
     def document(self, key: str, doc: Document, chunks: list[Chunk],
@@ -253,17 +255,30 @@ class Sink:
         owner = self.docstore.doc_owner(doc.doc_id) or self.writer.owner(doc.doc_id)
         if owner is not None and owner != key:
             raise LoaderError(f"document ID {doc.doc_id!r} already comes from {owner}")
+        reused = self.writer.reused
         self.writer.add(key, [doc], chunks, vectors)
+        self.notes.chunks(len(chunks))
+        if self.writer.reused != reused:  # a batch went out with stored vectors
+            self.notes.progress(self.writer.embedded, self.writer.reused)
         if doc.metadata.get("damaged"):  # indexed, but said: a loader read it only in part
             self.report.warnings.append(Skipped(key, doc.metadata["damaged"]))
+        self._handed[key] = self._handed.get(key, 0) + 1
         counts = self._counts.setdefault(key, [0, 0])
         counts[0] += 1
         counts[1] += pages_of(doc)
-        if self.note is not None and counts[0] % NOTE_EVERY == 0:
-            self.note(counts[0])
 
     def documents(self, key: str) -> int:
         return self._counts.get(key, [0, 0])[0]
+
+    def partial(self) -> list[tuple[str, int]]:
+        """Files with documents written in this run (searchable) but not complete: (key, documents written)."""
+        out = []
+        for key in sorted(self.writer.started):
+            queued = sum(len(docs) for path, docs, _ in self.writer.items if path == key)
+            written = self._handed.get(key, 0) - queued
+            if written > 0 and self.docstore.file_record(key) != self.planned.get(key):
+                out.append((key, written))
+        return out
 
     def finish(self, task: FileTask) -> None:
         documents, pages = self._counts.pop(task.key, [0, 0])
@@ -271,15 +286,18 @@ class Sink:
         self.report.files_ingested += 1
         self.report.documents += documents
         self.report.pages += pages
+        self.notes.closed(task.key, finished=True)
 
     def fail(self, key: str, reason: str) -> None:
         """Report the file and take back what of it was queued or written in this run; a file the
         index held before keeps its last good version (marked stale)."""
         self._counts.pop(key, None)
+        self._handed.pop(key, None)
         kept = self.writer.abandon(key)
         if kept:
             self.docstore.mark_stale(key, reason)
         self.report.skipped.append(Skipped(key, reason, kept_previous=kept))
+        self.notes.closed(key, finished=False)
 
 
 __all__ = ["ingest", "ingest_options", "IngestOptions", "IngestReport", "Skipped", "Sink", "Chunk", "storable"]

@@ -10,7 +10,7 @@ its new version no longer has and writes its record (size, mtime, hash). A file 
 crash therefore still has its old record, and the next ingest redoes it.
 
 A re-ingested file keeps the stored vectors of the chunks it still has (same chunk ID: same
-document, position and text) and embeds only the rest; the old vectors are read before the batch
+document, position, title and text) and embeds only the rest; the old vectors are read before the batch
 that replaces them is written, so this holds in every batch of a large file too.
 
 A file whose new version fails to load keeps what the index holds of it (its last good version)
@@ -144,8 +144,8 @@ class BatchWriter:
 
     def _vectors(self, chunks: list[Chunk], reusable: set[str]) -> list[np.ndarray]:
         """A vector per chunk: the stored one when a re-ingested file still has that chunk ID (the
-        ID hashes document, position and text, and the index's model is fixed), else the one the
-        engine gave, else embedded here."""
+        ID hashes document, position, title and text, and the index's model is fixed), else the one
+        the engine gave, else embedded here."""
         stored = self.index.vectors.vectors(sorted(reusable)) if reusable and "dim" in self.index.manifest() else {}
         self.reused += sum(1 for c in chunks if c.chunk_id in stored)
         known = {**self._given, **stored}

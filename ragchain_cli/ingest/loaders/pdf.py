@@ -1,5 +1,5 @@
-"""PDF through PyMuPDF: one block per page (1-based page numbers), title and creation date
-from the document metadata. Encrypted files open with --pdf-password or are reported."""
+"""PDF through PyMuPDF: one block per page (1-based page numbers) in reading order (pdf_text.py),
+title and creation date from the document metadata. Encrypted files open with --pdf-password or are reported."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ...errors import LoaderError
 from ...types import Block, Document
+from .pdf_text import assemble, page_lines, reads_across, running_keys
 
 PDF_DATE = re.compile(r"D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?")
 MAX_PAGES = 20_000
@@ -63,24 +64,37 @@ def paints_marks(page) -> bool:
                for kind, _rect in page.get_bboxlog())
 
 
-def page_text(page) -> str:
-    """The page's text layer in reading order. sort=True orders the blocks of a left-to-right page
-    by position, but lays a right-to-left line out in visual order (its words reversed), so a page
-    with Hebrew or Arabic script is taken in content-stream order, which is the logical order.
-    Arabic presentation forms (the shaped glyphs many PDFs map to) become the letters they show."""
-    text = page.get_text("text", sort=True)
+def page_text(page, blocks, running: set[str]) -> str:
+    """The page's text layer in reading order (pdf_text.py). A right-to-left page (Hebrew or Arabic
+    script) is taken as MuPDF's plain text in content-stream order, the logical order, with Arabic
+    presentation forms (the shaped glyphs many PDFs map to) made the letters they show."""
+    text = assemble(blocks, page.rect.height, running)
     if RTL_SCRIPT.search(text):
         text = PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group()), page.get_text("text"))
     return text.strip()
 
 
+def read_pages(doc) -> list[tuple[float, list]]:
+    """Each page's text blocks (pdf_text.page_lines), segmented where the stream reads across columns."""
+    pages = []
+    for number in range(min(doc.page_count, MAX_PAGES)):
+        page = doc.load_page(number)
+        blocks = page_lines(page)
+        if reads_across(page, blocks):
+            blocks = page_lines(page, segment=True)
+        pages.append((page.rect.height, blocks))
+    return pages
+
+
 def page_blocks(doc, options) -> list[Block]:
     from ..ocr import ocr_page_text
 
+    pages = read_pages(doc)
+    running = running_keys(pages)
     blocks = []
-    for number in range(min(doc.page_count, MAX_PAGES)):
+    for number, (_height, lines) in enumerate(pages):
         page = doc.load_page(number)
-        text = page_text(page)
+        text = page_text(page, lines, running)
         backend = None
         if len(text) < 20 and options.ocr != "off" and paints_marks(page):
             text, backend = ocr_page_text(page, text, options.ocr)
