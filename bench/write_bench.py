@@ -124,10 +124,11 @@ def stages():
     from ragchain_cli.stores.lexical import LexicalIndex
     from ragchain_cli.stores.vectors import VectorIndex
 
+    tantivy = [(LexicalIndex, "stage", "tantivy"), (LexicalIndex, "commit", "tantivy")] \
+        if hasattr(LexicalIndex, "stage") else [(LexicalIndex, "apply", "tantivy")]  # replay stages, then commits
     return [(embedders, "matching_query_encoder", "bind"), (BatchWriter, "flush", "flush"),
-            (VersionLinker, "record", "versions"), (Index, "replay", "replay"),
-            (LexicalIndex, "apply", "tantivy"), (VectorIndex, "apply", "lancedb"),
-            (BatchWriter, "optimize", "optimize")]
+            (VersionLinker, "record", "versions"), (Index, "replay", "replay"), *tantivy,
+            (VectorIndex, "apply", "lancedb"), (BatchWriter, "optimize", "optimize")]
 
 
 def one_run(folder: Path, scratch: Path, profile: str = "") -> dict:

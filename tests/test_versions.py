@@ -128,3 +128,36 @@ def test_groups_follow_files_added_changed_and_deleted(tmp_path, cli):
     assert groups(index) == []
     status = cli("status", "--index", index, "--json").json()
     assert status["versions"]["groups"] == 0 and status["consistent"]
+
+
+def test_an_index_with_bands_hashed_the_old_way_is_rehashed_and_links_new_copies(tmp_path, cli):
+    """Before issue 30 a shingle was the crc32 of its joined words. The next ingest rehashes the stored
+    bands of such an index (and records it), so a near-duplicate written then finds the other document
+    by its bands (a different name and title: no name link)."""
+    import zlib
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "handbook-v2.md").write_text(_policy("Ferry Office Handbook v2", "2022-01-01", "two"))
+    (docs / "timetable.md").write_text(_policy("Winter Timetable", "2023-01-01", "no").replace(
+        "Staff of the ferry office may work from home", "Boats leave the harbour at nine"))
+    index = tmp_path / "index"
+    assert cli("ingest", docs, "--index", index, "--json").code == 0
+    conn = sqlite3.connect(index / "docstore.sqlite")
+    fresh = sorted(conn.execute("SELECT band, doc_id FROM version_bands"))
+    conn.execute("DELETE FROM meta WHERE key = 'shingle_hash'")  # as an index built before it was recorded
+    conn.execute("UPDATE version_bands SET band = (band & ~4294967295) + (? + band) % 4294967296",
+                 (zlib.crc32(b"old"),))
+    conn.commit()
+    assert sorted(conn.execute("SELECT band, doc_id FROM version_bands")) != fresh
+    conn.close()
+    extra = "Desks are booked a week ahead. Printing is done at the office. Parking is free for cyclists."
+    (docs / "handbook-v2.md").write_text(_policy("Ferry Office Handbook v2", "2022-01-01", "two", extra))
+    (docs / "arrangements.md").write_text(_policy("Arrangements", "2022-02-01", "two", extra))  # only its text links it
+    assert cli("ingest", docs, "--index", index, "--json").code == 0
+    assert groups(index) == [{"arrangements.md", "handbook-v2.md"}]
+    conn = sqlite3.connect(index / "docstore.sqlite")
+    timetable = {row for row in conn.execute("SELECT band, doc_id FROM version_bands") if "timetable" in row[1]}
+    assert timetable == {row for row in fresh if "timetable" in row[1]}  # rehashed as a fresh ingest hashes
+    assert conn.execute("SELECT value FROM meta WHERE key = 'shingle_hash'").fetchone() is not None
+    conn.close()
