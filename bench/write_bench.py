@@ -131,14 +131,14 @@ def stages():
             (VectorIndex, "apply", "lancedb"), (BatchWriter, "optimize", "optimize")]
 
 
-def one_run(folder: Path, scratch: Path, profile: str = "") -> dict:
+def one_run(folder: Path, scratch: Path, profile: str = "", batch_chunks: int = 1024) -> dict:
     """One ingest of the prepared corpus into a fresh index: wall and CPU seconds per stage, chunks."""
     from ragchain_cli.ingest import pipeline
     from ragchain_cli.stores.index import Index
 
     root = Path(tempfile.mkdtemp(prefix="write-", dir=scratch))
     index = Index(root, create=True)
-    options = pipeline.ingest_options(embed_model=MODEL, engine="cached")
+    options = pipeline.ingest_options(embed_model=MODEL, engine="cached", batch_chunks=batch_chunks)
     try:
         if profile:
             import cProfile
@@ -177,9 +177,9 @@ def worker(args) -> int:
     (warm / first.name).write_text("".join(first.read_text().splitlines(True)[:20]))
     CachedEngine.prepared.update({str(warm / first.name): CachedEngine.prepared[str(first)][:20]})
     one_run(warm, scratch)  # one-off imports and first calls of Tantivy, LanceDB, SQLite
-    runs = [one_run(folder, scratch) for _ in range(args.repeat)]
+    runs = [one_run(folder, scratch, batch_chunks=args.batch_chunks) for _ in range(args.repeat)]
     if args.profile:
-        one_run(folder, scratch, args.profile)
+        one_run(folder, scratch, args.profile, args.batch_chunks)
     print(json.dumps({"runs": runs, "package": __import__("ragchain_cli").__file__}))
     return 0
 
@@ -187,7 +187,7 @@ def worker(args) -> int:
 def spawn(tree: str, args, repeat: int, scratch: Path, folder: Path, profile: str = "") -> dict:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([tree, str(Path(__file__).resolve().parent)])}
     command = [sys.executable, __file__, "--worker", "--folder", str(folder), "--scratch", str(scratch),
-               "--repeat", str(repeat), "--vectors", args.vectors] + (["--profile", profile] if profile else [])
+               "--repeat", str(repeat), "--vectors", args.vectors, "--batch-chunks", str(args.batch_chunks)] + (["--profile", profile] if profile else [])
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the run with {tree} failed:\n{done.stderr[-3000:]}")
@@ -202,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds (with --compare: each side once a round)")
     parser.add_argument("--vectors", default="", help="an .npz of real vectors (computed if missing); "
                         "default: seeded random unit vectors")
+    parser.add_argument("--batch-chunks", type=int, default=1024, help="IngestOptions.batch_chunks (both sides)")
     parser.add_argument("--compare", default="", help="a source tree of the code to compare against")
     parser.add_argument("--profile", default="", help="cProfile one more run of this tree to this file")
     parser.add_argument("--out", default="write.md", help="report file name under bench/out/")
@@ -254,6 +255,7 @@ def report(args, results: dict[str, list[dict]], sides) -> str:
                                     for st in names])
     lines = [f"# Write-only ingest: {first['documents']} documents, {chunks} chunks, {first['files']} file(s)",
              "", f"Machine: {benchlib.machine()}. Vectors: {args.vectors or 'seeded random unit vectors'}. "
+             f"Batches of {args.batch_chunks} chunks. "
              f"Command: `{' '.join(['python', *sys.argv])}`", "",
              "'writing' is the whole ingest() minus the one-off check of the query encoder when a new index "
              "records its settings (`bind`: numpy BERT against the model on two probes, once per index).", "",
