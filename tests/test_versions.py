@@ -38,6 +38,19 @@ def test_near_duplicates_share_a_band_and_unrelated_texts_do_not():
     assert set(bands(a)) & set(bands(b)) and not set(bands(a)) & set(bands(c))
 
 
+@pytest.mark.parametrize("words", range(0, 8))
+def test_short_texts_and_batches_shingle_like_one_text_at_a_time(words):
+    from ragchain_cli.ingest.shingles import document_shingles
+
+    text = " ".join(f"w{i}" for i in range(words))
+    expected = 0 if not words else max(1, words - 4)  # fewer than five words: one shingle of them all
+    assert len(shingles([text])) == expected
+    alone, *_ = document_shingles([[text]])
+    together = document_shingles([["Caf\u00e9 \x00 one"], [text], [text, "x y"]])
+    assert set(alone.tolist()) == set(together[1].tolist()) == shingles([text])
+    assert set(together[2].tolist()) == shingles([text, "x y"])
+
+
 def groups(index: Path) -> list[set[str]]:
     conn = sqlite3.connect(index / "docstore.sqlite")
     found: dict[str, set[str]] = {}

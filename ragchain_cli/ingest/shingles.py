@@ -66,8 +66,8 @@ def shingle_arrays(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     n = SHINGLE_WORDS
     total = np.zeros(max(0, words.size - n + 1), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for k in range(n):
-            total += words[k : words.size - n + 1 + k] * _MIX[k]
+        for k in range(n if total.size else 0):
+            total += words[k : k + total.size] * _MIX[k]
     whole = np.flatnonzero(text_of[: total.size] == text_of[n - 1 :]) if total.size else np.zeros(0, np.int64)
     hashes, owners = [total[whole]], [text_of[whole]]
     counts = np.bincount(text_of, minlength=len(texts))
