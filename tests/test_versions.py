@@ -38,6 +38,19 @@ def test_near_duplicates_share_a_band_and_unrelated_texts_do_not():
     assert set(bands(a)) & set(bands(b)) and not set(bands(a)) & set(bands(c))
 
 
+@pytest.mark.parametrize("words", range(0, 8))
+def test_short_texts_and_batches_shingle_like_one_text_at_a_time(words):
+    from ragchain_cli.ingest.shingles import document_shingles
+
+    text = " ".join(f"w{i}" for i in range(words))
+    expected = 0 if not words else max(1, words - 4)  # fewer than five words: one shingle of them all
+    assert len(shingles([text])) == expected
+    alone, *_ = document_shingles([[text]])
+    together = document_shingles([["Caf\u00e9 \x00 one"], [text], [text, "x y"]])
+    assert set(alone.tolist()) == set(together[1].tolist()) == shingles([text])
+    assert set(together[2].tolist()) == shingles([text, "x y"])
+
+
 def groups(index: Path) -> list[set[str]]:
     conn = sqlite3.connect(index / "docstore.sqlite")
     found: dict[str, set[str]] = {}
@@ -147,3 +160,36 @@ def test_ask_reads_every_family_from_its_newest_revision_though_half_rank_an_old
         assert [n for n in newest if n in family][0] == item["newest"], item["question"]
         assert not set(newest) & vc.older_versions(item["newest"]), item["question"]
     assert older_first == len(vc.QUESTIONS) // 2
+
+
+def test_an_index_with_bands_hashed_the_old_way_is_rehashed_and_links_new_copies(tmp_path, cli):
+    """Before issue 30 a shingle was the crc32 of its joined words. The next ingest rehashes the stored
+    bands of such an index (and records it), so a near-duplicate written then finds the other document
+    by its bands (a different name and title: no name link)."""
+    import zlib
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "handbook-v2.md").write_text(_policy("Ferry Office Handbook v2", "2022-01-01", "two"))
+    (docs / "timetable.md").write_text(_policy("Winter Timetable", "2023-01-01", "no").replace(
+        "Staff of the ferry office may work from home", "Boats leave the harbour at nine"))
+    index = tmp_path / "index"
+    assert cli("ingest", docs, "--index", index, "--json").code == 0
+    conn = sqlite3.connect(index / "docstore.sqlite")
+    fresh = sorted(conn.execute("SELECT band, doc_id FROM version_bands"))
+    conn.execute("DELETE FROM meta WHERE key = 'shingle_hash'")  # as an index built before it was recorded
+    conn.execute("UPDATE version_bands SET band = (band & ~4294967295) + (? + band) % 4294967296",
+                 (zlib.crc32(b"old"),))
+    conn.commit()
+    assert sorted(conn.execute("SELECT band, doc_id FROM version_bands")) != fresh
+    conn.close()
+    extra = "Desks are booked a week ahead. Printing is done at the office. Parking is free for cyclists."
+    (docs / "handbook-v2.md").write_text(_policy("Ferry Office Handbook v2", "2022-01-01", "two", extra))
+    (docs / "arrangements.md").write_text(_policy("Arrangements", "2022-02-01", "two", extra))  # only its text links it
+    assert cli("ingest", docs, "--index", index, "--json").code == 0
+    assert groups(index) == [{"arrangements.md", "handbook-v2.md"}]
+    conn = sqlite3.connect(index / "docstore.sqlite")
+    timetable = {row for row in conn.execute("SELECT band, doc_id FROM version_bands") if "timetable" in row[1]}
+    assert timetable == {row for row in fresh if "timetable" in row[1]}  # rehashed as a fresh ingest hashes
+    assert conn.execute("SELECT value FROM meta WHERE key = 'shingle_hash'").fetchone() is not None
+    conn.close()

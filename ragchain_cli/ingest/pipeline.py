@@ -29,6 +29,7 @@ from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
 from .engines import ENGINES
 from .progress import IngestProgress, Tracker
 from .tasks import FileTask, IngestOptions, failure_reason, pages_of, storable
+from .versions import upgrade_bands
 from .writer import BatchWriter
 
 Progress = Callable[[IngestProgress], None]
@@ -108,6 +109,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
         report.upgraded = [step for step, done in index.upgrade().items() if done]
         report.replayed = index.replay()
         index.backfill_documents()
+        upgrade_bands(index.docstore)
         notes = Tracker(progress)
         writer = BatchWriter(index, _embedder_loader(options, notes.say), _binder(index, options),
                              options.batch_chunks, notes.embedded_so_far)  # no reference back to the writer

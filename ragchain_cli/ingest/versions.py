@@ -17,20 +17,22 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import PurePath
 
 import numpy as np
 
 from ..stores import versions as store
+from ..stores.docstore import DocStore
 from ..types import Chunk, Document
+from .shingles import SHINGLE_HASH, bands, bands_of, document_shingles, jaccard, shingles
+
+__all__ = ["VersionLinker", "name_of", "shingles", "bands", "jaccard", "upgrade_bands"]
 
 NAME_MIN_COSINE = 0.50
 DUPLICATE_MIN_JACCARD = 0.50
-SHINGLE_WORDS = 5
-BANDS, ROWS = 16, 4  # 64 MinHash permutations: a pair at Jaccard 0.5 shares a band with p = 0.64, at 0.8 p > 0.999
 
 _WORD = re.compile(r"[a-z0-9]+")
 _VERSION_WORDS = {"v", "ver", "version", "rev", "revision", "revised", "edition", "ed", "draft", "final",
@@ -38,9 +40,6 @@ _VERSION_WORDS = {"v", "ver", "version", "rev", "revision", "revised", "edition"
 _MARKERS = {"v", "ver", "version", "rev", "revision", "edition", "ed"}
 _TAGGED = re.compile(r"^(?:v|ver|rev|r)(\d+)$")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
-_RNG = np.random.default_rng(20261201)
-_A = _RNG.integers(1, 2**63, BANDS * ROWS, dtype=np.uint64) | np.uint64(1)
-_B = _RNG.integers(0, 2**63, BANDS * ROWS, dtype=np.uint64)
 
 
 @dataclass(frozen=True)
@@ -100,33 +99,6 @@ def file_name(doc_source: str, file_path: str) -> str:
     return PurePath(file_path).stem if doc_source == file_path else ""
 
 
-def shingles(texts: list[str]) -> set[int]:
-    """Hashes of the word 5-grams of each text (chunks overlap, so their union covers the document)."""
-    found: set[int] = set()
-    for text in texts:
-        words = _WORD.findall(text.lower())
-        if 0 < len(words) < SHINGLE_WORDS:
-            found.add(zlib.crc32(" ".join(words).encode()))
-        for i in range(len(words) - SHINGLE_WORDS + 1):
-            found.add(zlib.crc32(" ".join(words[i : i + SHINGLE_WORDS]).encode()))
-    return found
-
-
-def bands(shingle_set: set[int]) -> list[int]:
-    """The document's LSH band keys: MinHash over multiply-shift hashes, BANDS bands of ROWS rows."""
-    if not shingle_set:
-        return []
-    values = np.fromiter(shingle_set, dtype=np.uint64, count=len(shingle_set))
-    with np.errstate(over="ignore"):
-        hashed = (_A[:, None] * values[None, :] + _B[:, None]) >> np.uint64(32)
-    signature = hashed.min(axis=1).astype(np.uint32).reshape(BANDS, ROWS)
-    return [band * 2**32 + zlib.crc32(row.tobytes()) for band, row in enumerate(signature)]
-
-
-def jaccard(a: set[int], b: set[int]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
-
-
 def mean_vector(vectors) -> np.ndarray | None:
     """The unit-length mean of a document's chunk vectors (None when it has none)."""
     rows = [np.asarray(v, dtype=np.float32) for v in vectors]
@@ -143,16 +115,26 @@ def cosine(u: np.ndarray | None, v: np.ndarray | None) -> float:
 
 @dataclass
 class _Prepared:
-    shingles: set[int]
+    shingle_array: np.ndarray
     bands: list[int]
-    vector: np.ndarray | None
+    vectors: list  # the chunks' vectors; their mean is worked out only for a name candidate
     names: tuple[str, str]
     tokened: int
+
+    @cached_property
+    def vector(self) -> np.ndarray | None:
+        return mean_vector(self.vectors)
+
+    @cached_property
+    def shingles(self) -> set[int]:
+        return set(self.shingle_array.tolist())
 
 
 class VersionLinker:
     """Links the documents of one written batch to their versions, inside the batch's transaction.
-    `stored_vectors(chunk_ids)` reads vectors already in the vector index (documents of earlier batches)."""
+    `stored_vectors(chunk_ids)` reads vectors already in the vector index (documents of earlier batches).
+    The batch is shingled, written and looked up as a whole (a few array operations and statements
+    a batch, not a few a document); the links are those of linking one document after the other."""
 
     def __init__(self, tx: sqlite3.Connection, stored_vectors: Callable[[list[str]], dict]) -> None:
         self.tx = tx
@@ -162,26 +144,36 @@ class VersionLinker:
     def record(self, items: list[tuple[str, Document, list[Chunk], list]]) -> None:
         """items: (file path, document, its chunks, their vectors) for every document written."""
         store.forget(self.tx, [doc.doc_id for _, doc, _, _ in items])
-        for path, doc, chunks, vectors in items:
+        arrays = document_shingles([[c.text for c in chunks] for _, _, chunks, _ in items])
+        rows = []
+        for (path, doc, _, vectors), array, keys in zip(items, arrays, bands_of(arrays)):
             file, title = name_of(file_name(doc.source, path)), name_of(doc.title)
             tokened = store.FILE_TOKEN * file.tokened | store.TITLE_TOKEN * title.tokened
-            shingled = shingles([c.text for c in chunks])
-            entry = _Prepared(shingled, bands(shingled), mean_vector(vectors), (file.key, title.key), tokened)
-            store.put_document(self.tx, doc.doc_id, entry.names, tokened, file.version or title.version, entry.bands)
-            self.prepared[doc.doc_id] = entry
-        for doc_id, entry in self.prepared.items():
-            self._link(doc_id, entry)
-        store.regroup(self.tx, self.prepared)
+            self.prepared[doc.doc_id] = _Prepared(array, keys, vectors, (file.key, title.key), tokened)
+            rows.append((doc.doc_id, (file.key, title.key), tokened, file.version or title.version))
+        store.put_documents(self.tx, rows, {doc_id: entry.bands for doc_id, entry in self.prepared.items()})
+        by_name = store.name_candidates_of(self.tx, {d: (e.names, e.tokened) for d, e in self.prepared.items()})
+        by_band = store.band_candidates_of(self.tx, {d: e.bands for d, e in self.prepared.items()})
+        linked = [doc_id for doc_id, entry in self.prepared.items()
+                  if self._link(doc_id, entry, by_name.get(doc_id, set()), by_band.get(doc_id, set()))]
+        # Groups from the documents that made a link (their components hold every other document
+        # linked in this batch); a document linked to nothing keeps the NULL group it was written with.
+        store.regroup(self.tx, linked)
 
-    def _link(self, doc_id: str, entry: _Prepared) -> None:
-        for other in sorted(store.name_candidates(self.tx, doc_id, entry.names, entry.tokened)):
+    def _link(self, doc_id: str, entry: _Prepared, named: set[str], banded: set[str]) -> bool:
+        """Link the document to its versions among the candidates; return whether it has any link."""
+        linked = False
+        for other in sorted(named):
             similarity = cosine(entry.vector, self._vector(other))
             if similarity >= NAME_MIN_COSINE:
                 store.link(self.tx, doc_id, other, "name", similarity)
-        for other in sorted(store.band_candidates(self.tx, doc_id, entry.bands)):
+                linked = True
+        for other in sorted(banded):
             similarity = jaccard(entry.shingles, self._shingles(other))
             if similarity >= DUPLICATE_MIN_JACCARD:
                 store.link(self.tx, doc_id, other, "content", similarity)
+                linked = True
+        return linked
 
     def _chunks(self, doc_id: str) -> list[tuple[str, str]]:
         return self.tx.execute("SELECT chunk_id, text FROM chunks WHERE doc_id = ?", (doc_id,)).fetchall()
@@ -195,3 +187,23 @@ class VersionLinker:
         if doc_id in self.prepared:
             return self.prepared[doc_id].shingles
         return shingles([text for _, text in self._chunks(doc_id)])
+
+
+def upgrade_bands(docstore: DocStore) -> None:
+    """Rehash the stored band keys of an index whose shingles were hashed otherwise (before issue
+    30: crc32 of the joined words), in one transaction, then record SHINGLE_HASH (an ingest runs
+    this under its lock, before its first batch; a kill before the commit leaves it to the next)."""
+    if docstore.get_meta().get("shingle_hash") == SHINGLE_HASH:
+        return
+    with docstore.transaction() as tx:
+        doc_ids = [row[0] for row in tx.execute("SELECT doc_id FROM version_docs ORDER BY doc_id")]
+        for start in range(0, len(doc_ids), 500):
+            part = doc_ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            texts: dict[str, list[str]] = {doc_id: [] for doc_id in part}
+            for doc_id, text in tx.execute(f"SELECT doc_id, text FROM chunks WHERE doc_id IN ({marks})", part):
+                texts[doc_id].append(text)
+            keys = bands_of(document_shingles([texts[doc_id] for doc_id in part]))
+            tx.execute(f"DELETE FROM version_bands WHERE doc_id IN ({marks})", part)
+            store.put_bands(tx, dict(zip(part, keys)))
+        tx.execute("INSERT OR REPLACE INTO meta VALUES ('shingle_hash', ?)", (SHINGLE_HASH,))

@@ -108,9 +108,9 @@ class BatchWriter:
             self._bound = True
         with self.index.docstore.transaction() as tx:
             removed = DocStore.drop_chunks_of(tx, [d.doc_id for _, docs, _ in self.items for d in docs])
-            for path, docs, file_chunks in self.items:
+            DocStore.put_chunks(tx, chunks)
+            for path, docs, _ in self.items:
                 DocStore.put_documents(tx, path, docs)
-                DocStore.put_chunks(tx, file_chunks)
                 self._written.setdefault(path, set()).update(d.doc_id for d in docs)
             touched = [d.doc_id for _, docs, _ in self.items for d in docs] + DocStore.file_doc_ids(tx, self.done)
             for record in self.done.values():  # its last document is in: what the new version lacks goes

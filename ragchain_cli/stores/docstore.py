@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS pending (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, op TEXT NOT NULL, chunk_id TEXT NOT NULL, vector BLOB);
 """
 
+WRITER_CACHE_KIB = 65536  # the writer's page cache: a batch's inserts land all over the chunk and band indexes
+
 CHUNK_COLUMNS = (
     "c.chunk_id, c.doc_id, c.text, d.source, c.ordinal, c.page, c.section, c.start, c.end, d.title, d.date, c.ocr"
 )
@@ -62,6 +64,7 @@ class DocStore:
         if not readonly:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = NORMAL")
+            self.conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
             self.conn.executescript(SCHEMA + versions.SCHEMA)
 
     def close(self) -> None:

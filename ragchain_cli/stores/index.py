@@ -80,6 +80,7 @@ class Index:
         self._lexical: LexicalIndex | None = None
         self._documents: LexicalIndex | None = None
         self._vectors = None
+        self._synced = False  # a replay in this process brought Tantivy and LanceDB to the docstore's state
         if not create and "embed_model" not in self.manifest():
             # a first ingest killed (or with every file skipped) before its first batch: no settings yet
             self.docstore.close()
@@ -220,22 +221,38 @@ class Index:
 
     # -- journal ----------------------------------------------------------------------------
     def replay(self) -> int:
-        """Apply pending operations to Tantivy and LanceDB; return how many were applied."""
+        """Apply pending operations to Tantivy and LanceDB; return how many were applied.
+
+        Every touched chunk ID is deleted from both, then the ones the docstore holds are added. Once
+        a replay has finished in this process (or found nothing pending), the two indexes hold
+        exactly the docstore's chunks, and the next batch can only add IDs they do not hold or IDs
+        its own `del` rows name (a chunk written again is deleted first): only those are deleted
+        then, which spares LanceDB a scan of the whole table per batch. A replay that does not
+        finish (an error, a kill) leaves the next one, in this process or the next, deleting all."""
         ops = self.docstore.pending()
+        synced, self._synced = self._synced, False
         if not ops:
+            self._synced = True
             return 0
-        self.rebuild_documents(sorted({op.chunk_id for op in ops if op.op == "doc"}))
+        doc_ids = sorted({op.chunk_id for op in ops if op.op == "doc"})
         ops_on_chunks = [op for op in ops if op.op != "doc"]
-        touched = sorted({op.chunk_id for op in ops_on_chunks})
+        deleted = {op.chunk_id for op in ops_on_chunks if op.op == "del" or not synced}
         vectors = {op.chunk_id: op.vector for op in ops_on_chunks if op.op == "add" and op.vector is not None}
         live = self.docstore.chunks(sorted(vectors))
         add_ids = sorted(live)
-        self.lexical.apply(touched, [(cid, live[cid].index_text()) for cid in add_ids])
+        texts = self.docstore.document_texts(doc_ids) if doc_ids else {}
+        if doc_ids:  # documents/ and lexical/ index side by side (one thread each), then commit in turn
+            self.documents.stage(doc_ids, [(doc_id, texts[doc_id]) for doc_id in sorted(texts)])
+        self.lexical.stage(sorted(deleted), [(cid, live[cid].index_text()) for cid in add_ids])
+        if doc_ids:
+            self.documents.commit()
+        self.lexical.commit()
         if "dim" in self.manifest():
             dim = self.vectors.dim
             rows = [np.frombuffer(vectors[cid], dtype=np.float32) for cid in add_ids]
-            self.vectors.apply(touched, add_ids, np.stack(rows) if rows else np.zeros((0, dim), np.float32))
+            self.vectors.apply(sorted(deleted), add_ids, np.stack(rows) if rows else np.zeros((0, dim), np.float32))
         self.docstore.clear_pending(ops[-1].seq)
+        self._synced = True
         return len(ops)
 
     def rebuild_documents(self, doc_ids: list[str]) -> None:

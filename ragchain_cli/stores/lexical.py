@@ -50,12 +50,20 @@ class LexicalIndex:
 
     def apply(self, delete_ids: Iterable[str], add: Iterable[tuple[str, str]]) -> None:
         """Delete chunk IDs, then add (chunk_id, text) pairs, in one commit."""
+        self.stage(delete_ids, add)
+        self.commit()
+
+    def stage(self, delete_ids: Iterable[str], add: Iterable[tuple[str, str]]) -> None:
+        """Queue deletes, then adds, for the next commit (Tantivy's indexing thread starts on them at
+        once, so two indexes staged one after the other index at the same time)."""
         writer = self._get_writer()
         for chunk_id in delete_ids:
             writer.delete_documents_by_term("chunk_id", chunk_id)
         for chunk_id, text in add:
             writer.add_document(self._tantivy.Document(chunk_id=chunk_id, text=text))
-        writer.commit()
+
+    def commit(self) -> None:
+        self._get_writer().commit()
 
     def close(self) -> None:
         if self._writer is not None:

@@ -36,34 +36,55 @@ FILE_TOKEN, TITLE_TOKEN = 1, 2  # bits of `tokened`: which name carried a year/d
 _EPOCH = datetime(1, 1, 1, tzinfo=timezone.utc)
 
 
-def put_document(tx: sqlite3.Connection, doc_id: str, names: tuple[str, str], tokened: int,
-                 version: tuple[int, ...], band_keys: list[int]) -> None:
-    tx.execute("INSERT OR REPLACE INTO version_docs VALUES (?, ?, ?, ?, ?, NULL)",
-               (doc_id, names[0], names[1], tokened, json.dumps(list(version))))
-    tx.executemany("INSERT INTO version_bands VALUES (?, ?)", [(b, doc_id) for b in band_keys])
+def put_documents(tx: sqlite3.Connection, rows: list[tuple[str, tuple[str, str], int, tuple[int, ...]]],
+                  band_keys: dict[str, list[int]]) -> None:
+    """rows: (doc_id, (file name, title name), tokened, version) of each document; its band keys."""
+    tx.executemany("INSERT OR REPLACE INTO version_docs VALUES (?, ?, ?, ?, ?, NULL)",
+                   [(doc_id, names[0], names[1], tokened, json.dumps(list(version)))
+                    for doc_id, names, tokened, version in rows])
+    put_bands(tx, band_keys)
 
 
-def name_candidates(tx: sqlite3.Connection, doc_id: str, names: tuple[str, str], tokened: int) -> set[str]:
-    """Documents whose file name or title equals this one's once version tokens are out, where at
-    least one of the two names carried a token."""
-    found: set[str] = set()
-    for column, bit, name in (("file_name", FILE_TOKEN, names[0]), ("title_name", TITLE_TOKEN, names[1])):
-        if not name:
-            continue
-        rows = tx.execute(f"SELECT doc_id, tokened FROM version_docs WHERE {column} = ? AND doc_id != ?",
-                          (name, doc_id))
-        found.update(other for other, their in rows if (tokened | their) & bit)
+def put_bands(tx: sqlite3.Connection, band_keys: dict[str, list[int]]) -> None:
+    tx.executemany("INSERT INTO version_bands VALUES (?, ?)",
+                   [(band, doc_id) for doc_id, keys in band_keys.items() for band in keys])
+
+
+def name_candidates_of(tx: sqlite3.Connection, docs: dict[str, tuple[tuple[str, str], int]]) -> dict[str, set[str]]:
+    """For each document (doc_id -> (names, tokened)): the documents whose file name or title equals
+    its own once version tokens are out, where at least one of the two names carried a token."""
+    found: dict[str, set[str]] = {}
+    for position, (column, bit) in enumerate((("file_name", FILE_TOKEN), ("title_name", TITLE_TOKEN))):
+        wanted = sorted({names[position] for names, _ in docs.values() if names[position]})
+        holders: dict[str, list[tuple[str, int]]] = {}
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            rows = tx.execute(f"SELECT {column}, doc_id, tokened FROM version_docs "
+                              f"WHERE {column} IN ({','.join('?' * len(part))})", part)
+            for name, other, their in rows:
+                holders.setdefault(name, []).append((other, their))
+        for doc_id, (names, tokened) in docs.items():
+            others = {other for other, their in holders.get(names[position], ())
+                      if other != doc_id and (tokened | their) & bit}
+            if others:
+                found.setdefault(doc_id, set()).update(others)
     return found
 
 
-def band_candidates(tx: sqlite3.Connection, doc_id: str, band_keys: list[int]) -> set[str]:
-    found: set[str] = set()
-    for start in range(0, len(band_keys), 500):
-        part = band_keys[start : start + 500]
-        rows = tx.execute(f"SELECT DISTINCT doc_id FROM version_bands WHERE band IN ({','.join('?' * len(part))})",
-                          part)
-        found.update(row[0] for row in rows)
-    found.discard(doc_id)
+def band_candidates_of(tx: sqlite3.Connection, docs: dict[str, list[int]]) -> dict[str, set[str]]:
+    """The documents sharing a band with each document (doc_id -> its band keys), itself excluded."""
+    keys = sorted({band for bands in docs.values() for band in bands})
+    holders: dict[int, list[str]] = {}
+    for start in range(0, len(keys), 500):
+        part = keys[start : start + 500]
+        for band, other in tx.execute(f"SELECT band, doc_id FROM version_bands WHERE band IN "
+                                      f"({','.join('?' * len(part))})", part):
+            holders.setdefault(band, []).append(other)
+    found: dict[str, set[str]] = {}
+    for doc_id, bands in docs.items():
+        others = {other for band in bands for other in holders.get(band, ()) if other != doc_id}
+        if others:
+            found[doc_id] = others
     return found
 
 
