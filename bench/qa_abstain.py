@@ -1,7 +1,7 @@
 """Fit the abstention rule's few weights (generate/decide.py) on half A of the QA split only.
 
     python bench/qa_abstain.py collect-retrieval --index INDEX --out A-retrieval.jsonl [--half A] # no model
-    python bench/qa_abstain.py collect --index INDEX --llm MODEL --out A-MODEL.jsonl   # with the judge
+    python bench/qa_abstain.py collect --index INDEX --llm MODEL --out A-MODEL.jsonl   # with answers
     python bench/qa_abstain.py fit A-qwen.jsonl [A-smollm.jsonl ...]                   # prints WEIGHTS, BIAS
     python bench/qa_abstain.py rates FILE.jsonl ...                                    # with the current weights
 
