@@ -89,3 +89,59 @@ def test_a_preamble_is_stripped_but_a_fact_that_opens_with_documents_is_kept():
     assert shorten("In documents from 1920, the town is called Oldbury.") == \
         "In documents from 1920, the town is called Oldbury."
     assert shorten("Smith et al. (2019) found the effect. It was small.") == "Smith et al. (2019) found the effect."
+
+
+def test_two_things_the_question_names_are_compared_on_their_numbers():
+    question = "Did the tannery close earlier than the brewery?"
+    assert side_of("The tannery closed in 1971 and the brewery in 1980 [1].", question) == "yes"
+    assert side_of("The brewery closed in 1960 and the tannery in 1975.", question) == "no"
+    assert side_of("Ruth was born in 1950 and Ben in 1946.", "Is Ruth older than her cousin Ben?") == "no"
+    assert side_of("The pier is 300 m long and the jetty 120 m.", "Is the pier longer than the jetty?") == "yes"
+    assert side_of("The tannery closed in 1971.", question) is None  # one number: nothing to compare
+
+
+def test_a_year_inside_a_range_of_years_is_worked_out_not_claimed():
+    from ragchain_cli.text.compare import operands
+
+    answer, question = "The mill was open from 1801 until 1877.", "Was the mill open in 1850?"
+    assert side_of(answer, question) == "yes" and operands(answer, question) == {1850.0}
+    assert operands("The mill was open in 1850.", question) == set()
+
+
+def test_an_answer_to_a_comparison_shortened_from_a_passage_sentence_is_read_on_its_number():
+    question = "Must entrants to the county chess league be at least 12?"
+    passages = ["Entrants to the county chess league must be 10 or older on 1 January."]
+    assert side_of("Entrants must be 10 or older on 1 January.", question) is None  # about whom?
+    assert side_of("Entrants must be 10 or older on 1 January.", question, passages) == "no"
+    assert side_of("Members must be 10 or older.", question, ["Members of the golf club must be 10 or older."]) is None
+
+
+def test_a_negation_of_what_the_question_does_not_ask_is_not_the_answers_side():
+    assert side_of("The moor road is not gritted, but it is open to lorries.", "Is the moor road open to lorries?") \
+        == "yes"  # "not" negates "gritted"
+    assert side_of("Goats do not need a tag, but sheep must be tagged at birth.", "Do sheep need a tag?") \
+        == "yes"  # "not" is of the goats
+    assert side_of("The flood reached the mill but not the bakery.", "Did the flood reach the bakery?") == "no"
+    assert side_of("Road grit does not kill frogs, but it slows their growth.", "Does road grit harm frogs?") is None
+
+
+def test_a_comparison_the_answer_repeats_is_the_subject_not_the_claim():
+    question = "Do boats over ten metres long pay a mooring fee?"
+    assert side_of("Boats over ten metres long pay a mooring fee.", question) == "yes"
+
+
+def test_a_question_about_one_case_answered_from_a_passage_about_another_is_unmet():
+    from ragchain_cli.text.conditions import unmet
+
+    passages = ["The ferry carried 9,000 cars in 2022, up from 7,500 in 2021.", "The first toll is £4."]
+    assert unmet("The ferry carried 9,000 cars.", "How many cars did the ferry carry in 2020?", passages) == ["2020"]
+    assert unmet("The ferry carried 9,000 cars.", "How many cars did the ferry carry in 2022?", passages) == []
+    assert unmet("The toll is £4.", "What is the second toll?", passages) == ["second"]
+    assert unmet("The ferry carried 9,000 cars.", "Which year did the ferry not run?", passages) == ["not"]
+    assert unmet("The tagger ties on GENIA.", "Where does the tagger not gain?", ["It gains on all except GENIA."]) == []
+
+
+def test_no_and_then_a_clause_that_says_yes_is_both_sides():
+    question = "Does the yeast need to be kept in a fridge?"
+    assert opposite_side("No, the yeast must not be frozen but must be kept in a fridge.", question)
+    assert not opposite_side("No, the yeast must not be kept in a fridge.", question)

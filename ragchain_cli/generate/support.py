@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..text.claims import comparison, is_polar, said_side
+from ..text.claims import is_polar, said_side
+from ..text.compare import operands
 from ..text.sentences import sentences
 from ..text.words import (TermStats, content_stems, is_content, number, stem, stems_of, tokens, values,
                           without_markers)
@@ -138,9 +139,8 @@ def _claimed(answer: str, question: str, stats: TermStats | None) -> list[str]:
     """What a "Yes" to a yes/no question claims besides its own words: the question's key content."""
     if not (is_polar(question) and said_side(answer) == "yes"):
         return []
-    compared = comparison(question)  # "before 1900": the year is the comparison's, not a claimed fact
-    operands = set() if compared is None else {f"{v:g}" for v in compared[1:] if v is not None}
-    return [k for k in key_terms(question, "", stats) if not (k[0].isdigit() and f"{float(number(k)):g}" in operands)]
+    worked = operands(answer, question)  # "before 1900": the year is the comparison's, not a claimed fact
+    return [k for k in key_terms(question, "", stats) if not (k[0].isdigit() and float(number(k)) in worked)]
 
 
 def _apart(claimed: list[str], held: list[set[str]]) -> list[str]:

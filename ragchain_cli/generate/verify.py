@@ -8,8 +8,9 @@
   reading is kept when more of its own words come from the best sentence.
 - `verify` gives the Verdict: refused (the model itself found no answer), or answered, verified
   or not verified with the first reason that holds: no side or both sides of a yes/no question
-  (text/claims.py), a remark on the passages instead of an answer (text/replies.py), or key
-  content the passages do not hold (support.py).
+  (text/claims.py), a remark on the passages instead of an answer (text/replies.py), a number,
+  rank or negation of the question the answer's own passage does not state (text/conditions.py),
+  or key content the passages do not hold (support.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..text.claims import hedged, opposite_side, said_side, side_case, state_side, takes_side
+from ..text.conditions import unmet
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
 from ..text.words import TermStats
 from ..types import Citation
@@ -33,6 +35,7 @@ BOTH_SIDES = 'the answer says "{side}" and then the opposite'
 REMARK = "the answer speaks of the passages, not of what the question asks"
 ECHO = "the answer only repeats the question"
 GARBLED = "the answer does not read as one sentence (text copied across columns or lines)"
+UNMET = "the passage the answer comes from does not say {terms}, which the question asks about"
 
 
 @dataclass
@@ -79,7 +82,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     support = check_support(text, question, passages, stats)
     why = _side_problem(text, decision) or (REMARK if speaks_of_passages(text) else "") \
         or (ECHO if not decision.polar and not adds_to(text, question) else "") \
-        or (GARBLED if garbled(text) else "") or support.reason()
+        or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or support.reason()
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
@@ -95,3 +98,10 @@ def _side_problem(text: str, decision: Decision) -> str:
     if opposite_side(text, decision.question):
         return BOTH_SIDES.format(side=said_side(text))
     return ""
+
+
+def _unmet(text: str, decision: Decision, passages: list[str]) -> str:
+    """A question (not a yes/no one) about one case ("in 2019", "a second offence", "never") answered
+    from a passage about another (text/conditions.py)."""
+    missing = [] if decision.polar else unmet(text, decision.question, passages)
+    return UNMET.format(terms=", ".join(f'"{t}"' for t in missing)) if missing else ""

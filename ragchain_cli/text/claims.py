@@ -7,7 +7,8 @@ answer takes from its own words and the question's only:
 - a contrast or qualification the question lacks ("but", "however", "except", "only" ...) means
   the answer is not a plain yes or no: no side ("does not kill tadpoles, but slows their growth");
 - a comparison the question asks ("before 1900", "more than 12", "at least three", "between 10 and
-  20") is worked out on the answer's number: "1890" is before 1900, so "yes";
+  20", "earlier than the station") is worked out on the answer's numbers (text/compare.py): "1890"
+  is before 1900, so "yes";
 - otherwise a number or rank other than the question's means "no" ("5 million" for "six million",
   "second" for "third"), and so does a negation of the claim that the question lacks ("not",
   "never", "n't"; one inside a relative or conditional clause, "applicants who have not paid ...",
@@ -18,11 +19,12 @@ answer takes from its own words and the question's only:
 
 from __future__ import annotations
 
-import operator
 import re
 
-from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_negation, number, stems_of, values,
-                    without_markers)
+from .compare import compared_side, comparison, quantities, range_side, two_sided
+from .conditions import source
+from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, is_negation, number, stem, stems_of,
+                    tokens, without_markers)
 
 _AUXILIARY = (r"(?:is|are|was|were|am|do|does|did|can|could|has|have|had|will|would|shall|should|may|might|must)"
               r"(?:n['’]?t)?\b")
@@ -34,31 +36,22 @@ _POLAR_AFTER = re.compile(rf"^(?!\W*(?:who|whom|whose|what|which|when|where|why|
 _SIDE = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 SIDE_WORD = re.compile(r"^\W*(?:yes|no)\s*[,.;:!\-–—]\s*", re.IGNORECASE)  # "No, ..." but not "No ants live ..."
 RESTATES = 0.75  # share of a yes/no question's content words an answer repeats to state its claim
+COMPARED_RESTATES = 0.6  # the same for an answer to a comparison, which its number decides
 
 QUALIFIERS = frozenset("""except excluding without but however although though unlike instead rather only
     rarely seldom hardly barely partly partially yet whereas while unless""".split())
 # Words that leave a claim open: an answer that holds one (and the question does not) takes no side.
 HEDGES = frozenset("""may might possibly perhaps probably usually sometimes often some depending unclear
     maybe likely unlikely generally typically""".split())
-_MONTHS = "january february march april may june july august september october november december".split()
-_DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_RANGE = re.compile(r"\b(?:from\s+|between\s+)?(\w+)\s+(?:to|until|till|through|and|-|–)\s+(?:\d{1,2}\s+)?(\w+)",
-                    re.IGNORECASE)
 # Words the stop list drops that still carry a claim: "the same sound" is not "different sounds".
 CLAIM_WORDS = frozenset("""above after against all any before below between both each every few fewer less least
     more most other over same some than under""".split())
 # A clause that a negation inside it does not lift to the claim: "who have not paid", "if not ...".
+# Words that cut an answer into parts, each read for a negation of its own.
+_CONTRASTS = frozenset("but however although though whereas while yet".split())
+# "Does it need to be kept cold?" asks what "must it be kept cold?" asks: "need" is no content of the claim.
+_SEMI_MODALS = frozenset({"need"})
 _SUBORDINATE = frozenset("who whom whose which that if unless when where whether because".split())
-_BEFORE_NUMBER = [  # a comparison the question asks, said before its number, and its test
-    (r"before|earlier than|prior to|less than|fewer than|under|below|smaller than|lower than|shorter than",
-     operator.lt),
-    (r"after|later than|more than|greater than|over|above|exceeding|larger than|higher than|longer than",
-     operator.gt),
-    (r"at least|no less than|no fewer than", operator.ge),
-    (r"at most|no more than|up to", operator.le),
-]
-_AFTER_NUMBER = [(r"or more|or later|or above|or over", operator.ge), (r"or fewer|or less|or earlier|or below", operator.le)]
-_NUMBER = r"[£$€]?(\d[\d,.:]*\d|\d|\w+(?:\s+(?:hundred|thousand|million|and\s+a\s+half))?)"
 _CLAUSE_TOKEN = re.compile(r"[,;]|" + TOKEN.pattern, re.UNICODE)
 
 
@@ -76,10 +69,15 @@ def said_side(answer: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def restates(answer: str, question: str) -> bool:
-    """Does the answer repeat RESTATES of the question's content words (numbers and ranks aside)?"""
-    asked = _asked(question)
-    return bool(asked) and len(asked & stems_of(without_markers(answer))) >= RESTATES * len(asked)
+def restates(answer: str, question: str, passages: tuple[str, ...] | list[str] = ()) -> bool:
+    """Does the answer repeat RESTATES of the question's content words (numbers and ranks aside)?
+    An answer to a comparison ("at least 18?") is read on its number and need only be about the
+    question's subject: COMPARED_RESTATES, counting the words of the passage sentence it was
+    shortened from ("Applicants must be 16 or older" from "Applicants to the scheme must be ...")."""
+    asked, held = _asked(question), stems_of(without_markers(answer))
+    if comparison(question) is None:
+        return bool(asked) and len(asked & held) >= RESTATES * len(asked)
+    return bool(asked) and len(asked & (held | source(answer, passages)[1])) >= COMPARED_RESTATES * len(asked)
 
 
 def takes_side(answer: str, question: str) -> bool:
@@ -87,46 +85,38 @@ def takes_side(answer: str, question: str) -> bool:
     return bool(said_side(answer)) or restates(answer, question)
 
 
-def comparison(question: str) -> tuple | None:
-    """The comparison a question asks of a number: (test, value, upper) or None. "between 10 and 20"
-    gives (None, 10, 20)."""
-    text = without_markers(question).lower()
-    between = re.search(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}", text)
-    if between and values(between.group(1)) and values(between.group(2)):
-        return None, values(between.group(1))[0], values(between.group(2))[0]
-    for pattern, test in _BEFORE_NUMBER:
-        found = re.search(rf"\b(?:{pattern})\s+(?:the\s+year\s+|about\s+|around\s+)?{_NUMBER}", text)
-        if found and values(found.group(1)):
-            return test, values(found.group(1))[0], None
-    for pattern, test in _AFTER_NUMBER:
-        found = re.search(rf"{_NUMBER}\s+(?:{pattern})\b", text)
-        if found and values(found.group(1)):
-            return test, values(found.group(1))[0], None
-    return None
-
-
-def side_of(answer: str, question: str) -> str | None:
+def side_of(answer: str, question: str, passages: tuple[str, ...] | list[str] = ()) -> str | None:
     """"yes", "no" or None (see the module doc); None too when the answer already says yes or no."""
     if said_side(answer) or not is_polar(question):
         return None
-    said, asked_words = _words(answer), _words(question)
-    held = stems_of(without_markers(answer))
-    asked = _asked(question)
-    if not asked or len(asked & held) < RESTATES * len(asked):
+    between = two_sided(answer, question)
+    if between is not None and not hedged(answer, question):
+        return between  # "The mill closed in 1962 and the station in 1966": each thing with its number
+    if not restates(answer, question, passages):
         return None  # the answer is about something else: no side can be read off it
     ranged = range_side(answer, question)
     if ranged is not None:
         return ranged
-    if hedged(answer, question) or (set(said) & QUALIFIERS) - set(asked_words):
+    return None if hedged(answer, question) else _plain_side(answer, question, passages)
+
+
+def _plain_side(answer: str, question: str, passages) -> str | None:
+    """The side of an answer that restates the question, neither a range nor hedged."""
+    asked_words, asked = _words(question), _asked(question)
+    said, denied = _claim_words(_words(answer), asked)
+    if denied and not claim_negations(asked_words):
+        return "no"  # "destroyed the nave but not the chapel"
+    if (set(said) & QUALIFIERS) - set(asked_words):
         return None  # "does not kill them, but slows their growth": not a plain yes or no
     compared = comparison(question)
-    if compared is not None:
-        return _compared(compared, quantities(answer, question))
+    if compared is not None and comparison(answer) != compared:  # "dogs over six months old" restated
+        return compared_side(compared, quantities(answer, question))
     if claim_negations(said) - claim_negations(asked_words):
         return "no"
     said_values, asked_values = _ranks_and_numbers(said), _ranks_and_numbers(asked_words)
     if asked_values - said_values and said_values - asked_values:
         return "no"  # another number or rank in place of the one asked about
+    held = stems_of(without_markers(answer)) | (_named(question) & source(answer, passages)[1])
     claims, asked_claims = set(said) & CLAIM_WORDS, set(asked_words) & CLAIM_WORDS
     if asked <= held and asked_values <= said_values and asked_claims <= claims:
         return "yes"
@@ -144,40 +134,6 @@ def _month_like(text: str) -> bool:
     return bool(re.search(r"\b(?:in|of|from|to|until|\d{1,2})\s+May\b|\bMay\s+\d", text))
 
 
-def range_side(answer: str, question: str) -> str | None:
-    """"yes" or "no" when the question asks about one month, weekday or year and the answer states a
-    range of them ("closed from 1 April to 15 July" for "closed in August?": no); ranges of months
-    and weekdays may wrap ("Thursday to Monday")."""
-    for kind in (_MONTHS, _DAYS, None):
-        asked = _points(question, kind)
-        if len(asked) != 1:
-            continue
-        for match in _RANGE.finditer(without_markers(answer)):
-            ends = [_point(match.group(i), kind) for i in (1, 2)]
-            if None not in ends:
-                return "yes" if _inside(asked[0], *ends, len(kind) if kind else 0) else "no"
-    return None
-
-
-def _point(word: str, kind) -> int | None:
-    lower = word.lower().rstrip("s")
-    if kind is None:
-        return int(word) if re.fullmatch(r"1\d{3}|20\d{2}", word) else None
-    names = [n.rstrip("s") for n in kind]
-    return names.index(lower) if lower in names else None
-
-
-def _points(text: str, kind) -> list[int]:
-    words = [w for w in re.findall(r"\w+", without_markers(text)) if not (w == "May" and kind is not _MONTHS)]
-    return sorted({p for p in (_point(w, kind) for w in words) if p is not None})
-
-
-def _inside(point: int, start: int, end: int, cycle: int) -> bool:
-    if cycle and end < start:  # "Thursday to Monday", "November to February"
-        return point >= start or point <= end
-    return start <= point <= end
-
-
 def claim_negations(words: list[str]) -> set[str]:
     """The negations that negate the main claim: not those inside a relative or conditional clause."""
     found, clause_open = set(), False
@@ -191,6 +147,41 @@ def claim_negations(words: list[str]) -> set[str]:
     return found
 
 
+def _claim_words(words: list[str], asked: set[str]) -> tuple[list[str], bool]:
+    """The answer's words without its parts (cut at a contrast or ";") that negate what the question
+    does not ask: "is not paved, but it is open to cyclists", "cats do not need a licence, but dogs
+    ...". And whether, after a contrast, its last part negates the claim ("the nave but not the
+    chapel")."""
+    parts, current = [], []
+    for word in words:
+        if word in _CONTRASTS or word == ";":
+            parts, current = parts + [current], [word] if word in _CONTRASTS else []
+        else:
+            current.append(word)
+    scopes = [(part, _negates_claim(part, asked)) for part in [*parts, current] if part]
+    kept = [(part, negates) for part, negates in scopes if negates is not False]
+    if kept and kept[0][0][0] in _CONTRASTS:
+        kept[0] = (kept[0][0][1:], kept[0][1])  # the contrast went with the part dropped before it
+    return [w for part, _ in kept for w in part], len(kept) > 1 and kept[-1][1] is True
+
+
+def _negates_claim(part: list[str], asked: set[str]) -> bool | None:
+    """None when the part negates nothing of its main clause; else whether the negation is the
+    claim's: the words after it hold a word of the question, and the words before it (its subject)
+    are none or hold one ("Cats do not need a licence" is of another subject)."""
+    negations = claim_negations(part)
+    if not negations:
+        return None
+    at = next(i for i, w in enumerate(part) if w in negations)
+    before, after = ({stem(w) for w in words if is_content(w)} for words in (part[:at], part[at + 1:]))
+    return bool(after & asked) and (not before or bool(before & asked))
+
+
+def _named(question: str) -> set[str]:
+    """The stems of the names a question holds (capitalised words after its first)."""
+    return {stem(t) for t in tokens(without_markers(question))[1:] if t[:1].isupper()}
+
+
 def opposite_side(answer: str, question: str) -> bool:
     """Does the answer say one side ("No, ...") and then restate the other ("No, it is closed in May.")?"""
     opening = SIDE_WORD.match(answer)
@@ -200,26 +191,9 @@ def opposite_side(answer: str, question: str) -> bool:
     return side_of(answer[opening.end():], question) not in (None, said)
 
 
-def quantities(answer: str, question: str) -> set[float]:
-    """The answer's numbers that can be compared: not a day of a month ("1 September"), nor a number
-    the question states as context ("the strike of 1911")."""
-    text = re.sub(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?={'|'.join(_MONTHS)})", " ", without_markers(answer), flags=re.I)
-    compared = comparison(question)
-    context = set(values(question)) - ({compared[1], compared[2]} if compared else set())
-    return set(values(text)) - context
-
-
-def _compared(compared: tuple, found: set[float]) -> str | None:
-    test, value, upper = compared
-    if len(found) != 1:
-        return None  # no number, or several: nothing to compare
-    (stated,) = found
-    holds = value <= stated <= upper if test is None else test(stated, value)
-    return "yes" if holds else "no"
-
-
 def _asked(question: str) -> set[str]:
-    return {s for s in content_stems(without_markers(question)) if not s[:1].isdigit() and s not in RANK_WORDS}
+    return {s for s in content_stems(without_markers(question))
+            if not s[:1].isdigit() and s not in RANK_WORDS and s not in _SEMI_MODALS}
 
 
 def _words(text: str) -> list[str]:
@@ -239,7 +213,7 @@ _OPENERS = frozenset("the a an it its they their there this that these those he 
 
 def state_side(answer: str, question: str, passages: tuple[str, ...] | list[str] = ()) -> str:
     """The answer with the side it takes said first ("Yes, the bridge was built in 1890."), or unchanged."""
-    side = side_of(answer, question)
+    side = side_of(answer, question, passages)
     if side is None:
         return answer
     return f"{side.capitalize()}, {_lowered(answer.lstrip(), question, passages)}"

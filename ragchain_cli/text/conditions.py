@@ -1,0 +1,48 @@
+"""What a question's answer must come from: the passage sentence an answer was drawn from, and the
+conditions of a question (not a yes/no one) that the passage holding that sentence must meet.
+
+A question that names a number, a year or a rank ("in 2019", "a second offence", "the 42 bus") or
+negates its claim ("Which towns did the railway never reach?") asks about that one case. An answer
+copied from a passage about another case ("48,000 visitors" from the 2021 figure, the fine for a
+first offence, the towns the railway did reach) answers another question: `unmet` names the
+question's conditions that the passage the answer comes from does not state (a negation may be
+stated by an exclusion: "on every corpus except GENIA").
+"""
+
+from __future__ import annotations
+
+from .sentences import sentences
+from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_negation, number, stems_of, values,
+                    without_markers)
+
+# A passage states a negation with these too: "improves F1 on every corpus except GENIA".
+_EXCLUSIONS = frozenset("except excluding without".split())
+SOURCE_SHARE = 0.75  # share of the answer's content words a passage sentence holds to be its source
+
+
+def source(answer: str, passages) -> tuple[int, set[str]]:
+    """The passage (its index) and the stems of the sentence the answer was shortened from: the one
+    holding the most, and at least SOURCE_SHARE, of the answer's content words; (-1, set()) if none."""
+    own = set(content_stems(without_markers(answer)))
+    units = [(i, stems_of(s)) for i, p in enumerate(passages) for s in sentences(p)]
+    found = max(units, key=lambda unit: len(own & unit[1]), default=(-1, set()))
+    return found if own and len(own & found[1]) >= SOURCE_SHARE * len(own) else (-1, set())
+
+
+def unmet(answer: str, question: str, passages) -> list[str]:
+    """The question's numbers, ranks and negation that the passage the answer comes from lacks."""
+    at, _ = source(answer, passages)
+    if at < 0:
+        return []
+    passage = without_markers(passages[at])
+    words = [w.lower() for w in TOKEN.findall(without_markers(question))]
+    given, ranks = set(values(passage)), {RANK_WORDS[w] for w in _words(passage) if w in RANK_WORDS}
+    missing = [w for w in words if (w[:1].isdigit() or w in NUMBER_WORDS and w != "one") and values(w)[0] not in given]
+    missing += [w for w in words if w in RANK_WORDS and RANK_WORDS[w] not in ranks]
+    if any(is_negation(w) for w in words) and not any(is_negation(w) or w in _EXCLUSIONS for w in _words(passage)):
+        missing += [w for w in words if is_negation(w)]
+    return list(dict.fromkeys(number(w) for w in missing))
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in TOKEN.findall(text)]
