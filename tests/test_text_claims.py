@@ -123,6 +123,9 @@ def test_a_negation_of_what_the_question_does_not_ask_is_not_the_answers_side():
         == "yes"  # "not" is of the goats
     assert side_of("The flood reached the mill but not the bakery.", "Did the flood reach the bakery?") == "no"
     assert side_of("Road grit does not kill frogs, but it slows their growth.", "Does road grit harm frogs?") is None
+    answer = "The ferry runs on weekdays but not on Sundays."
+    assert side_of(answer, "Does the ferry run on Sundays?") == "no"
+    assert side_of(answer, "Does the ferry run on weekdays?") == "yes"
 
 
 def test_a_comparison_the_answer_repeats_is_the_subject_not_the_claim():
