@@ -1,22 +1,26 @@
 """What a question's answer must come from: the passage sentence an answer was drawn from, and the
 conditions of a question (not a yes/no one) that the passage holding that sentence must meet.
 
-A question that names a number, a year or a rank ("in 2019", "a second offence", "the 42 bus") or
-negates its claim ("Which towns did the railway never reach?") asks about that one case. An answer
-copied from a passage about another case ("48,000 visitors" from the 2021 figure, the fine for a
-first offence, the towns the railway did reach) answers another question: `unmet` names the
+A question that names a number, a year or a rank ("in 2019", "a second offence", "the 42 bus"),
+negates its claim ("Which towns did the railway never reach?") or asks for what belongs to someone
+("Samuel Brook's daughter") asks about that one case. An answer copied from a passage about another
+case ("48,000 visitors" from the 2021 figure, the fine for a first offence, the towns the railway
+did reach, whom Samuel Brook married) answers another question: `unmet` names the
 question's conditions that the passage the answer comes from does not state (a negation may be
 stated by an exclusion: "on every corpus except GENIA").
 """
 
 from __future__ import annotations
 
+import re
+
 from .sentences import sentences
-from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_negation, number, stems_of, values,
-                    without_markers)
+from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, is_negation, number, stem,
+                    stems_of, values, without_markers)
 
 # A passage states a negation with these too: "improves F1 on every corpus except GENIA".
 _EXCLUSIONS = frozenset("except excluding without".split())
+_POSSESSIVE = re.compile(r"\w['’]s\s+(\w+)")
 SOURCE_SHARE = 0.75  # share of the answer's content words a passage sentence holds to be its source
 
 
@@ -41,7 +45,14 @@ def unmet(answer: str, question: str, passages) -> list[str]:
     missing += [w for w in words if w in RANK_WORDS and RANK_WORDS[w] not in ranks]
     if any(is_negation(w) for w in words) and not any(is_negation(w) or w in _EXCLUSIONS for w in _words(passage)):
         missing += [w for w in words if is_negation(w)]
+    missing += [w for w in _relations(question) if stem(w) not in stems_of(passage)]
     return list(dict.fromkeys(number(w) for w in missing))
+
+
+def _relations(question: str) -> list[str]:
+    """What a possessive asks of its owner: "daughter" of "Samuel Brook's daughter" (a capitalised
+    word after "'s" belongs to a name: "St Mary's Hospital")."""
+    return [w for w in _POSSESSIVE.findall(without_markers(question)) if w.islower() and is_content(w)]
 
 
 def _words(text: str) -> list[str]:
