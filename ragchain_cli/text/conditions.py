@@ -20,6 +20,7 @@ from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, 
 
 # A passage states a negation with these too: "improves F1 on every corpus except GENIA".
 _EXCLUSIONS = frozenset("except excluding without".split())
+_ASKING = frozenset("which what name list".split())
 _POSSESSIVE = re.compile(r"\w['’]s\s+(\w+)")
 SOURCE_SHARE = 0.75  # share of the answer's content words a passage sentence holds to be its source
 
@@ -41,7 +42,9 @@ def unmet(answer: str, question: str, passages) -> list[str]:
     passage = without_markers(passages[at])
     words = [w.lower() for w in TOKEN.findall(without_markers(question))]
     given, ranks = set(values(passage)), {RANK_WORDS[w] for w in _words(passage) if w in RANK_WORDS}
-    missing = [w for w in words if (w[:1].isdigit() or w in NUMBER_WORDS and w != "one") and values(w)[0] not in given]
+    counted = [w for w, before in zip(words, [""] + words) if w[:1].isdigit() or w in NUMBER_WORDS
+               and w != "one" and before not in _ASKING]  # "Which two rivers ...": the answer's shape
+    missing = [w for w in counted if values(w)[0] not in given]
     missing += [w for w in words if w in RANK_WORDS and RANK_WORDS[w] not in ranks]
     if any(is_negation(w) for w in words) and not any(is_negation(w) or w in _EXCLUSIONS for w in _words(passage)):
         missing += [w for w in words if is_negation(w)]
