@@ -35,12 +35,13 @@ def source(answer: str, passages) -> tuple[int, set[str]]:
 
 
 def unmet(answer: str, question: str, passages) -> list[str]:
-    """The question's numbers, ranks and negation that the passage the answer comes from lacks."""
+    """The question's numbers, ranks, negation and possessed things that the passage the answer comes
+    from lacks; only the asking sentence counts ("I can't log in. How do I get back in?")."""
     at, _ = source(answer, passages)
     if at < 0:
         return []
-    passage = without_markers(passages[at])
-    words = [w.lower() for w in TOKEN.findall(without_markers(question))]
+    passage, question = without_markers(passages[at]), (sentences(without_markers(question)) or [""])[-1]
+    words = _words(question)
     given, ranks = set(values(passage)), {RANK_WORDS[w] for w in _words(passage) if w in RANK_WORDS}
     counted = [w for w, before in zip(words, [""] + words) if w[:1].isdigit() or w in NUMBER_WORDS
                and w != "one" and before not in _ASKING]  # "Which two rivers ...": the answer's shape
