@@ -141,7 +141,8 @@ def test_a_question_about_one_case_answered_from_a_passage_about_another_is_unme
     assert unmet("The ferry carried 9,000 cars.", "How many cars did the ferry carry in 2022?", passages) == []
     assert unmet("The toll is £4.", "What is the second toll?", passages) == ["second"]
     assert unmet("The ferry carried 9,000 cars.", "Which year did the ferry not run?", passages) == ["not"]
-    assert unmet("The tagger ties on GENIA.", "Where does the tagger not gain?", ["It gains on all except GENIA."]) == []
+    excepted = ["It gains on all except GENIA."]
+    assert unmet("The tagger ties on GENIA.", "Where does the tagger not gain?", excepted) == []
     asked = "I can't sign in. How do I get back into my account?"
     assert unmet("Use the reset page.", asked, ["Use the reset page to get back into your account."]) == []
     rivers = ["The Aire and the Calder meet at Carrow."]

@@ -2,10 +2,16 @@
 
 A small model often answers a yes/no question with a statement and no "yes" or "no": "The bridge
 was built in 1890." to "Was the bridge built before 1900?". `side_of` reads the side such an
-answer takes from its own words and the question's only:
+answer takes from its own words and the question's (and, for a comparison, the passage sentence
+the answer was shortened from):
 - it must restate the question's claim (RESTATES of the question's content words), else no side;
-- a contrast or qualification the question lacks ("but", "however", "except", "only" ...) means
-  the answer is not a plain yes or no: no side ("does not kill tadpoles, but slows their growth");
+- the answer is cut into parts at a contrast ("but", "however", ";" ...); a part that negates what
+  the question does not ask is set aside ("is not paved, but it is open to cyclists"; "cats do not
+  need a licence, but dogs ..."), and a last part that negates the claim says "no" ("destroyed the
+  nave but not the chapel");
+- a contrast or qualification the question lacks that remains ("but", "however", "except", "only"
+  ...) means the answer is not a plain yes or no: no side ("does not kill tadpoles, but slows
+  their growth");
 - a comparison the question asks ("before 1900", "more than 12", "at least three", "between 10 and
   20", "earlier than the station") is worked out on the answer's numbers (text/compare.py): "1890"
   is before 1900, so "yes";
@@ -14,7 +20,8 @@ answer takes from its own words and the question's only:
   "never", "n't"; one inside a relative or conditional clause, "applicants who have not paid ...",
   negates nothing of the claim);
 - "yes" when every content word, number, rank and word of comparison or quantity ("same", "all",
-  "more" ...) of the question is restated.
+  "more" ...) of the question is restated (a name of the question may stand in the sentence the
+  answer was shortened from: "in Dunmore").
 """
 
 from __future__ import annotations
