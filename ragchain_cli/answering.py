@@ -34,10 +34,10 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
     a ChatModel to answer with instead (a library caller's own, or a test's scripted one)."""
     from .retrieve.pipeline import SearchPipeline, search_options as options_from
     from .retrieve.versions import VersionLookup
-    from .stores.index import Index
+    from .stores.sharded import open_index
 
     options = options or AskOptions(**settings.ask_fields())  # ragchain.toml, RAGCHAIN_* and flags set them
-    with Index(Path(settings.index)) as index:
+    with open_index(Path(settings.index)) as index:
         pipeline = SearchPipeline(index, search_options or options_from(settings))
         stats = TermStats(total=index.lexical.count(), doc_freq=index.lexical.doc_freqs)
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)

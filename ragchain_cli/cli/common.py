@@ -60,9 +60,9 @@ def settings_from(config: list[Path] | None, **flags) -> Settings:
 
 
 def open_index(settings: Settings):
-    from ..stores.index import Index
+    from ..stores.sharded import open_index as opened
 
-    return Index(Path(settings.index))
+    return opened(Path(settings.index))
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,

@@ -41,11 +41,15 @@ def ingest_command(
                                                        "on this machine for the run")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", metavar="N", help="--engine ray: embedding actors "
                                                    "[default: one per GPU, else one per CPU]")] = None,
+    shards: Annotated[Optional[int], typer.Option("--shards", metavar="N", help="Build N indexes under --index, "
+                                                  "files spread by a hash of their path, searched as one (--engine "
+                                                  "ray writes them in parallel); a sharded index keeps its N")] = None,
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""
     from ..ingest.ocr import check_mode
-    from ..ingest.pipeline import ingest_into, ingest_options
+    from ..ingest.pipeline import ingest_options
     from ..stores.index import exists
+    from ..stores.shards import is_sharded
 
     _require_paths(paths)
     settings = settings_from(config, index=index, embed_model=embed_model, chunk_size=chunk_size,
@@ -55,9 +59,9 @@ def ingest_command(
     check_mode(options.ocr)
     out = Output(as_json)
     root = Path(settings.index)
-    had_index = exists(root)
-    report = _run(root, paths, options, ingest_into)  # a new index nothing went into is removed again
-    empty = not had_index and not exists(root)
+    had_index = exists(root) or is_sharded(root)
+    report = _run(root, paths, options, _ingest_function(root, shards))  # a new index nothing went into is removed again
+    empty = not had_index and not exists(root) and not is_sharded(root)
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     if out.json or not _nothing(report):  # on a terminal, nothing to ingest is one message, not a table of zeros
         out.data(payload, lambda console: _render(console, payload))
@@ -66,6 +70,19 @@ def ingest_command(
     _report_nothing(report, paths, empty)
     if report.skipped:
         raise typer.Exit(3)
+
+
+def _ingest_function(root: Path, shards: int | None):
+    """ingest_into, or for --shards (or an index built with them) the sharded ingest (no progress bar)."""
+    from ..stores.shards import is_sharded
+
+    if shards is None and not is_sharded(root):
+        from ..ingest.pipeline import ingest_into
+
+        return ingest_into
+    from ..ingest.sharded import ingest_sharded
+
+    return lambda root, paths, options, progress=None: ingest_sharded(root, paths, options, shards)
 
 
 UPGRADES = {"reanalyze": "its word index was rebuilt with this version's analyzer (accents folded)",

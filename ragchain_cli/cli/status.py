@@ -17,10 +17,11 @@ def _payload(store) -> dict:
         "documents_missing_from_whole_index": result.missing_documents,
         "documents_extra_in_whole_index": result.extra_documents,
     }
+    shards = store.shard_checks() if hasattr(store, "shard_checks") else []  # a sharded index (stores/sharded.py)
     return {
         "index": str(store.root),
         "counts": {**store.docstore.counts(), "lexical": result.lexical, "vectors": result.vectors},
-        "consistent": result.consistent,
+        "consistent": result.consistent and not any(shard["problem"] for shard in shards),
         "pending": result.pending,
         "differences": {k: v[:20] for k, v in differences.items()},
         "difference_counts": {k: len(v) for k, v in differences.items()},
@@ -28,6 +29,7 @@ def _payload(store) -> dict:
         # files whose current version failed to load: the index serves their last good version
         "stale_files": [{"path": path, "reason": reason} for path, reason in store.docstore.stale_files().items()],
         "versions": versions.counts(store.docstore.conn),
+        **({"shards": shards} if shards else {}),
     }
 
 
@@ -49,6 +51,7 @@ def check_command(index: IndexOpt = None, as_json: JsonOpt = None, config: Confi
         named = [f"{n} {k.replace('_', ' ')}" for k, n in payload["difference_counts"].items() if n]
         if payload["pending"]:
             named.append(f"{payload['pending']} pending operations")
+        named += [f"{shard['name']}: {shard['problem']}" for shard in payload.get("shards", []) if shard["problem"]]
         raise InconsistentIndex(f"stores disagree: {', '.join(named)}", "run `ragchain ingest` again to repair")
 
 
@@ -69,6 +72,10 @@ def _render(console, payload: dict) -> None:
         console.print(f"    {shown(group['doc_id'])}\n      supersedes {', '.join(shown(d) for d in group['older'])}")
     if len(groups["newest"]) > SHOWN_GROUPS:
         console.print(f"    ... and {len(groups['newest']) - SHOWN_GROUPS} more (--json lists them all)")
+    for shard in payload.get("shards", []):
+        state = f"[red]{shown(shard['problem'])}[/]" if shard["problem"] else shard["state"]
+        console.print(f"  {shard['name']}  files {shard['files']}  documents {shard['documents']}  "
+                      f"chunks {shard['chunks']}  {state}")
     manifest = payload["manifest"]
     if manifest:
         console.print("  built with " + ", ".join(f"{k}={v}" for k, v in sorted(manifest.items())))

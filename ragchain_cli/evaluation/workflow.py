@@ -60,12 +60,12 @@ def run_all(configs: list[Configuration], texts: dict[str, str], on_done: Callab
     """Each configuration's run over the queries, and its seconds; on_done(name, seconds) after each.
     `prepare` sees each pipeline once it has loaded (the CLI freezes the garbage collector there)."""
     from ..retrieve.pipeline import SearchPipeline
-    from ..stores.index import Index
+    from ..stores.sharded import open_index
     from .runner import run_queries
 
     runs, seconds = {}, {}
     for name, index_path, options in configs:
-        with Index(Path(index_path)) as store:
+        with open_index(Path(index_path)) as store:
             started = time.perf_counter()
             runs[name] = run_queries(prepare(SearchPipeline(store, options)), texts)
             seconds[name] = round(time.perf_counter() - started, 3)
@@ -93,11 +93,11 @@ def _slug(name: str) -> str:
 def tune_and_write(config: Configuration, texts: dict[str, str], judged: dict, metric: str, path: Path) -> dict:
     """Search fusion settings for one configuration, write the best to `path`; the tuning payload."""
     from ..retrieve.pipeline import SearchPipeline
-    from ..stores.index import Index
+    from ..stores.sharded import open_index
     from .tune import tune, write_settings
 
     _, index_path, options = config
-    with Index(Path(index_path)) as store:
+    with open_index(Path(index_path)) as store:
         trials = tune(SearchPipeline(store, options), texts, judged, metric)
     write_settings(path, trials[0].params)
     return {"metric": metric, "best": trials[0].params, "score": trials[0].score, "written": str(path),

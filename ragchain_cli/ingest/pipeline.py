@@ -24,6 +24,7 @@ from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
 from ..stores.embedders import model_reference
 from ..stores.index import Index, open_for_writing
+from ..stores.shards import in_shard
 from ..types import Chunk, Document
 from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
 from .engines import ENGINES
@@ -61,6 +62,7 @@ class IngestReport:
     engine: str = "local"
     workers: int = 1  # processes that embedded (ray: the actor pool's size)
     nodes: list[dict] = field(default_factory=list)  # ray: [{"node_id", "chunks", "files"}], who did the work
+    shards: list[dict] = field(default_factory=list)  # --shards: each shard's state and counts (stores/shards.py)
 
 
 def ingest_options(settings: Settings | None = None, **overrides) -> IngestOptions:
@@ -115,7 +117,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
                              options.batch_chunks, notes.embedded_so_far)  # no reference back to the writer
         sink = Sink(index.docstore, writer, report, notes)
         try:
-            found = _collect(paths, report)
+            found = _collect(paths, report, options.shard)
             notes.found([_size(f.path) for f in found])
             _write_all(index, writer, engine, found, paths, sink)
         except KeyboardInterrupt:
@@ -177,9 +179,12 @@ def _binder(index: Index, options: IngestOptions) -> Callable[[int], None]:
     return bind
 
 
-def _collect(paths: list[Path], report: IngestReport) -> list[Found]:
+def _collect(paths: list[Path], report: IngestReport, shard: tuple[int, int] = (0, 1)) -> list[Found]:
+    """The files found below `paths` (of a sharded index: those of this shard), problems reported."""
     found = []
     for item in discover(paths):
+        if isinstance(item, Found) and not in_shard(item.doc_id, shard):
+            continue
         if isinstance(item, Unreadable):
             report.skipped.append(Skipped(storable(item.path), item.reason))
         elif isinstance(item, IgnoreProblem):

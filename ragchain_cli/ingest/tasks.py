@@ -38,6 +38,7 @@ class IngestOptions:
     engine: str = DEFAULTS.engine  # a key of engines.ENGINES
     ray_address: str = DEFAULTS.ray_address  # --engine ray: "" starts a local Ray for the run; "auto" or host:port joins one
     workers: int = DEFAULTS.workers  # --engine ray: embedding actors; 0 = one per GPU of the cluster, else one per CPU
+    shard: tuple[int, int] = (0, 1)  # (i, n): only the files whose document ID hashes to shard i of n (stores/shards.py)
 
 
 @dataclass(frozen=True)

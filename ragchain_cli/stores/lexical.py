@@ -88,16 +88,24 @@ class LexicalIndex:
     def search_within(self, query: str, chunk_ids: list[str]) -> list[tuple[str, float]]:
         """BM25 of the query over these chunks only (the index's statistics), best first."""
         terms = plain_terms(query)
-        if not terms or not chunk_ids:
+        return self.search_within_text(terms, chunk_ids) if terms else []
+
+    def search_within_text(self, text: str, chunk_ids: list[str]) -> list[tuple[str, float]]:
+        """search_within for query text already reduced to words (possibly boosted: `word^1.5`)."""
+        if not text or not chunk_ids:
             return []
         self.index.reload()
         q, occur, schema = self._tantivy.Query, self._tantivy.Occur, self.index.schema
-        parsed, _errors = self.index.parse_query_lenient(terms, ["text"])
+        parsed, _errors = self.index.parse_query_lenient(text, ["text"])
         among = q.const_score_query(q.boolean_query([(occur.Should, q.term_query(schema, "chunk_id", cid))
                                                      for cid in chunk_ids]), 0.0)  # a filter: adds no score
         searcher = self.index.searcher()
         hits = searcher.search(q.boolean_query([(occur.Must, parsed), (occur.Must, among)]), len(chunk_ids)).hits
         return [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]
+
+    def search_text(self, text: str, k: int) -> list[tuple[str, float]]:
+        """The top k for query text already reduced to words (possibly boosted: `word^1.5`)."""
+        return self._top(text, k) if text and k > 0 else []
 
     def _top(self, text: str, k: int) -> list[tuple[str, float]]:
         self.index.reload()
