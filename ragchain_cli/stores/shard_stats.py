@@ -5,12 +5,14 @@ entries, and each stored term's document frequency summed over the shards.
 Tantivy scores a term in a document as idf(df, N) * tf-part(tf, length, mean length), with
 idf = ln(1 + (N - df + 0.5) / (df + 0.5)) from the index it searches. A shard knows its own df and
 N only; stores/sharded_lexical.py boosts each query term in each shard by idf(global) / idf(shard),
-which turns the shard's score into the one with global frequencies (the mean length stays the
-shard's: with files spread by hash it differs from the global one by a fraction of a percent).
+which turns the shard's score into the one with global frequencies but the shard's mean length;
+the head of the merged list is then scored again exactly as one index would (bm25() below, with
+Tantivy's one-byte length code and the global mean length: tokens / entries).
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import sqlite3
 from collections import Counter
@@ -18,17 +20,44 @@ from pathlib import Path
 
 STATS = "stats.sqlite"
 FIELDS = ("lexical", "documents")  # the Tantivy folders of an index whose terms are counted
+TEXT_BATCH = 2000  # texts read from a docstore at a time to count tokens
 
 SCHEMA = """
-CREATE TABLE totals (field TEXT PRIMARY KEY, entries INTEGER NOT NULL);
+CREATE TABLE totals (field TEXT PRIMARY KEY, entries INTEGER NOT NULL, tokens INTEGER NOT NULL);
 CREATE TABLE df (field TEXT NOT NULL, term TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (field, term))
     WITHOUT ROWID;
 """
 
 
+K1, B = 1.2, 0.75  # Tantivy's BM25 constants
+
+
 def idf(df: int, total: int) -> float:
     """Tantivy's (and Lucene's) BM25 idf."""
     return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+
+def _decoded(code: int) -> int:
+    """The length a one-byte length code stands for (Lucene's scheme, which Tantivy's fieldnorms use):
+    exact up to 24, then 3 bits of mantissa over a power of two."""
+    if code < 24:
+        return code
+    mantissa, shift = (code - 24) & 7, (code - 24) >> 3
+    return 24 + (mantissa if shift == 0 else (mantissa | 8) << (shift - 1))
+
+
+LENGTHS = [_decoded(code) for code in range(256)]
+
+
+def stored_length(tokens: int) -> int:
+    """A field's length as Tantivy stores it: rounded down to the nearest length its code holds."""
+    return LENGTHS[bisect.bisect_right(LENGTHS, tokens) - 1]
+
+
+def bm25(tfs: list[tuple[float, int]], length: int, mean_length: float) -> float:
+    """Tantivy's BM25 of one entry: the sum over (weight x idf, tf) of the query's terms it holds."""
+    norm = K1 * (1.0 - B + B * stored_length(length) / mean_length)
+    return sum(weight * (1.0 + K1) * tf / (tf + norm) for weight, tf in tfs if tf)
 
 
 def shard_terms(folder: Path) -> tuple[int, list[tuple[str, int]]]:
@@ -44,8 +73,33 @@ def shard_terms(folder: Path) -> tuple[int, list[tuple[str, int]]]:
         lexical.close()
 
 
+def texts_of(store, name: str, ids: list[str]) -> dict[str, str]:
+    """The texts the word index `name` holds for these IDs, as it was given them (Index.replay)."""
+    if name == "documents":
+        return store.document_texts(ids)
+    return {cid: chunk.index_text() for cid, chunk in store.chunks(ids).items()}
+
+
+def shard_tokens(docstore: Path, name: str) -> int:
+    """The tokens the shard's word index `name` holds (Tantivy does not tell): its texts analyzed."""
+    from ..text.analyzer import analyzer
+    from .docstore import DocStore
+
+    if not docstore.is_file():
+        return 0
+    store = DocStore(docstore, readonly=True)
+    try:
+        ids = sorted(store.document_ids() if name == "documents" else store.chunk_ids())
+        return sum(len(analyzer().analyze(text)) for start in range(0, len(ids), TEXT_BATCH)
+                   for text in texts_of(store, name, ids[start : start + TEXT_BATCH]).values())
+    finally:
+        store.close()
+
+
 def write_stats(root: Path, shard_folders: list[Path]) -> dict[str, int]:
     """Sum the shards' statistics into ROOT/stats.sqlite (replaced in one step); entries per field."""
+    from .index import DOCSTORE
+
     target = Path(root) / STATS
     temporary = target.with_name(STATS + ".tmp")
     temporary.unlink(missing_ok=True)
@@ -54,13 +108,14 @@ def write_stats(root: Path, shard_folders: list[Path]) -> dict[str, int]:
     try:
         conn.executescript(SCHEMA)
         for name in FIELDS:
-            entries, df = 0, Counter()
+            entries, tokens, df = 0, 0, Counter()
             for folder in shard_folders:
                 count, terms = shard_terms(folder / name)
                 entries += count
+                tokens += shard_tokens(folder / DOCSTORE, name) if count else 0
                 df.update(dict(terms))
             totals[name] = entries
-            conn.execute("INSERT INTO totals VALUES (?, ?)", (name, entries))
+            conn.execute("INSERT INTO totals VALUES (?, ?, ?)", (name, entries, tokens))
             conn.executemany("INSERT INTO df VALUES (?, ?, ?)", ((name, t, n) for t, n in df.items()))
         conn.commit()
     finally:
@@ -75,8 +130,12 @@ class GlobalStats:
     def __init__(self, root: Path, name: str) -> None:
         self.name = name
         self.conn = sqlite3.connect(f"file:{Path(root) / STATS}?mode=ro", uri=True, check_same_thread=False)
-        row = self.conn.execute("SELECT entries FROM totals WHERE field = ?", (name,)).fetchone()
-        self.entries = int(row[0]) if row else 0
+        row = self.conn.execute("SELECT entries, tokens FROM totals WHERE field = ?", (name,)).fetchone()
+        self.entries, self.tokens = (int(row[0]), int(row[1])) if row else (0, 0)
+
+    @property
+    def mean_length(self) -> float:
+        return self.tokens / self.entries if self.entries else 1.0
 
     def doc_freqs(self, terms: list[str]) -> dict[str, int]:
         found = {term: 0 for term in terms}
@@ -89,4 +148,4 @@ class GlobalStats:
         self.conn.close()
 
 
-__all__ = ["GlobalStats", "STATS", "idf", "write_stats"]
+__all__ = ["GlobalStats", "STATS", "bm25", "idf", "stored_length", "texts_of", "write_stats"]

@@ -21,7 +21,7 @@ from ..errors import IndexMismatch, IndexNotFound
 from . import versions
 from .docstore import SCHEMA
 from .index import Index, StoreCheck, exists
-from .shard_stats import STATS, GlobalStats
+from .shard_stats import STATS, GlobalStats, texts_of
 from .sharded_lexical import ShardedLexical, merged
 from .shards import ShardManifest, ShardState, is_sharded
 
@@ -159,13 +159,15 @@ class ShardedIndex:
     @property
     def lexical(self) -> ShardedLexical:
         if self._lexical is None:
-            self._lexical = ShardedLexical([shard.lexical for shard in self.shards], self._stats("lexical"))
+            self._lexical = ShardedLexical([shard.lexical for shard in self.shards], self._stats("lexical"),
+                                           lambda ids: texts_of(self.docstore, "lexical", ids))
         return self._lexical
 
     @property
     def documents(self) -> ShardedLexical:
         if self._documents is None:
-            self._documents = ShardedLexical([shard.documents for shard in self.shards], self._stats("documents"))
+            self._documents = ShardedLexical([shard.documents for shard in self.shards], self._stats("documents"),
+                                             lambda ids: texts_of(self.docstore, "documents", ids))
         return self._documents
 
     @property
