@@ -20,6 +20,11 @@ from .shard_stats import GlobalStats, bm25, idf
 RESCORED = 100  # entries of the merged list scored again exactly (and fetched from each shard at least)
 
 
+def unique(words: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
+    """Tantivy's query parser counts a word written twice with the same boost once (`my ... my`)."""
+    return list(dict.fromkeys((word, float(f"{weight:.6f}")) for word, weight in words))
+
+
 def merged(lists: Iterable[list[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
     hits = [hit for part in lists for hit in part]
     return sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:k]
@@ -35,20 +40,20 @@ class ShardedLexical:
         words = plain_terms(query).split()
         if not words or k <= 0:
             return []
-        return self._top([(word, 1.0) for word in words], k)
+        return self._top(unique((word, 1.0) for word in words), k)
 
     def search_weighted(self, weights: Mapping[str, float], k: int) -> list[tuple[str, float]]:
         words = [(word, weight) for term, weight in sorted(weights.items()) if weight > 5e-7
                  for word in plain_terms(term).split()]
         if not words or k <= 0:
             return []
-        return self._top(words, k)
+        return self._top(unique(words), k)
 
     def search_within(self, query: str, chunk_ids: list[str]) -> list[tuple[str, float]]:
         words = plain_terms(query).split()
         if not words or not chunk_ids:
             return []
-        exact = self._exact([(word, 1.0) for word in words], chunk_ids)
+        exact = self._exact(unique((word, 1.0) for word in words), chunk_ids)
         return merged([[(cid, score) for cid, score in exact.items() if score > 0]], len(chunk_ids))
 
     def _top(self, words: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
