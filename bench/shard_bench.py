@@ -4,6 +4,12 @@
     ragchain eval QRELS --queries Q --index SHARDED --run-out sharded.run
     python bench/shard_bench.py --runs one.run sharded.run              # same top 10, per query
     python bench/shard_bench.py --latency 200 --queries Q --single ONE --sharded SHARDED [--retrievers bm25]
+    python bench/shard_bench.py --build DIR --data ../shared/data/scifact --shards 4 [--files 64]
+
+`--build DIR`: DIR/single and DIR/sharded from the corpus split into `--files` JSONL files, with
+write_bench.py's seeded vectors (no embedding: a unit vector drawn from the chunk ID), the shards
+written one after the other in this process; the write seconds of each. BM25 parity needs no
+real vectors; dense lists merge by cosine unchanged.
 
 `--runs A B`: the share of queries whose top 10 documents are the same in both runs (as a set,
 and in the same order). `--latency N`: N queries (the first N of Q) searched in one process on
@@ -61,6 +67,25 @@ def latency(queries: list[str], single: Path, sharded: Path, retrievers: str) ->
             + f"\nsharded / single p50: {ratio:.2f} ({len(queries)} queries, retrievers {retrievers or 'default'})")
 
 
+def build(target: Path, data: str, shards: int, files: int) -> str:
+    import write_bench
+
+    from ragchain_cli.ingest.engines import ENGINES
+    from ragchain_cli.ingest.pipeline import ingest_into, ingest_options
+    from ragchain_cli.ingest.sharded import ingest_sharded
+
+    folder = write_bench.split_corpus(benchlib.corpus_path(data), files, 0, target)
+    write_bench.CachedEngine.prepared = {path: docs for path, docs in write_bench.prepare(folder, "")}
+    ENGINES.register("cached", write_bench.CachedEngine, "bench: documents, chunks and vectors prepared in advance")
+    options = ingest_options(embed_model=write_bench.MODEL, engine="cached")
+    rows = []
+    for name, run in (("single", lambda: ingest_into(target / "single", [folder], options)),
+                      ("sharded", lambda: ingest_sharded(target / "sharded", [folder], options, shards))):
+        seconds, report = benchlib.timed(run)
+        rows.append([name, report.chunks_added, f"{seconds:.1f}", f"{report.chunks_added / seconds:.0f}"])
+    return benchlib.table(["index", "chunks", "write s", "chunks/s"], rows) + f"\n{shards} shards, written one after the other"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", nargs=2, type=Path, metavar=("ONE", "SHARDED"))
@@ -69,7 +94,13 @@ def main() -> None:
     parser.add_argument("--single", type=Path)
     parser.add_argument("--sharded", type=Path)
     parser.add_argument("--retrievers", default="")
+    parser.add_argument("--build", type=Path, metavar="DIR")
+    parser.add_argument("--data", default="../shared/data/scifact")
+    parser.add_argument("--shards", type=int, default=4)
+    parser.add_argument("--files", type=int, default=64)
     args = parser.parse_args()
+    if args.build:
+        print(build(args.build, args.data, args.shards, args.files))
     if args.runs:
         print(compare_runs(*args.runs))
     if args.latency:

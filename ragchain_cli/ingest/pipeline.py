@@ -24,7 +24,7 @@ from ..errors import IngestInterrupted, LoaderError
 from ..stores.docstore import DocStore, FileRecord
 from ..stores.embedders import model_reference
 from ..stores.index import Index, open_for_writing
-from ..stores.shards import in_shard
+from ..stores.shards import in_shard, is_sharded
 from ..types import Chunk, Document
 from .discover import Found, IgnoreProblem, Unreadable, absolute, discover
 from .engines import ENGINES
@@ -92,7 +92,12 @@ def file_hash(path: Path) -> str:
 def ingest_into(root: Path, paths: list[Path], options: IngestOptions,
                 progress: Progress | None = None) -> IngestReport:
     """`ragchain ingest` as a library call: the index at `root` (created when there is none; a new
-    one that nothing could be written into is removed again), updated from `paths`."""
+    one that nothing could be written into is removed again), updated from `paths`. A sharded index
+    (stores/shards.py) is updated shard by shard (ingest/sharded.py)."""
+    if is_sharded(root):
+        from .sharded import ingest_sharded
+
+        return ingest_sharded(root, paths, options)
     with open_for_writing(root) as index:
         return ingest(index, paths, options, progress)
 

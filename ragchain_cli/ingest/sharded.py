@@ -15,12 +15,14 @@ Workers read the files by the driver's paths and write the shard folders: on a s
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..config import DEFAULTS
-from ..errors import IndexMismatch, RagchainError
+from ..errors import IndexBusy, IndexMismatch, RagchainError
 from ..stores.docstore import DocStore
 from ..stores.embedders import model_reference
 from ..stores.index import DOCSTORE, exists
@@ -29,6 +31,7 @@ from ..stores.shards import ShardManifest, is_sharded
 from .pipeline import IngestReport, Skipped
 from .tasks import IngestOptions
 
+LOCK = "shards.lock"
 SUMMED = ("files_seen", "files_ingested", "files_unchanged", "files_removed", "documents", "pages",
           "chunks_added", "chunks_removed", "vectors_reused", "replayed")
 
@@ -48,19 +51,21 @@ def ingest_sharded(root: Path, paths: list[Path], options: IngestOptions, count:
     root = Path(root)
     manifest = _manifest_for(root, count, options)
     settings = manifest.settings
-    shard_options = [dataclasses.replace(options, engine="local", embed_model=settings["embed_model"], shard=(i, manifest.count))
+    engine = "local" if options.engine == "ray" else options.engine  # ray: the shards are the Ray tasks
+    shard_options = [dataclasses.replace(options, engine=engine, embed_model=settings["embed_model"], shard=(i, manifest.count))
                      for i in range(manifest.count)]
     root.mkdir(parents=True, exist_ok=True)
-    for state in manifest.shards:
-        state.state, state.error = "running", ""
-    manifest.write(root)
-    jobs = [(str(folder), [str(p) for p in paths], opts, os.getcwd())
-            for folder, opts in zip(manifest.folders(root), shard_options)]
-    outcomes = _run_ray(jobs, options) if options.engine == "ray" else [_run_here(job) for job in jobs]
-    write_stats(root, manifest.folders(root))
-    for state, folder, outcome in zip(manifest.shards, manifest.folders(root), outcomes):
-        _record(state, folder, outcome)
-    manifest.write(root)
+    with _manifest_lock(root, options.wait):
+        for state in manifest.shards:
+            state.state, state.error = "running", ""
+        manifest.write(root)
+        jobs = [(str(folder), [str(p) for p in paths], opts, os.getcwd())
+                for folder, opts in zip(manifest.folders(root), shard_options)]
+        outcomes = _run_ray(jobs, options) if options.engine == "ray" else [_run_here(job) for job in jobs]
+        write_stats(root, manifest.folders(root))
+        for state, folder, outcome in zip(manifest.shards, manifest.folders(root), outcomes):
+            _record(state, folder, outcome)
+        manifest.write(root)
     report = _combined([o for o in outcomes if isinstance(o, IngestReport)], manifest, options)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
@@ -86,6 +91,18 @@ def _manifest_for(root: Path, count: int | None, options: IngestOptions) -> Shar
                             "use the settings the index was built with, or a new --index DIR")
     manifest.settings = {**manifest.settings, **wanted}
     return manifest
+
+
+@contextmanager
+def _manifest_lock(root: Path, wait: bool):
+    """One sharded ingest at a time writes the manifest and the statistics (each shard has its own lock too)."""
+    with open(root / LOCK, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IndexBusy(f"another ingest is writing to {root}",
+                            "wait for it to finish, or pass --wait to queue behind it") from None
+        yield
 
 
 def _run_here(job: tuple) -> IngestReport | str:
