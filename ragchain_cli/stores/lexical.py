@@ -37,6 +37,7 @@ class LexicalIndex:
 
         path.mkdir(parents=True, exist_ok=True)
         self._tantivy = tantivy
+        self.path = path
         self.index = tantivy.Index(_schema(), path=str(path), reuse=True)
         self.index.register_tokenizer(TOKENIZER, analyzer())
         self._writer = None
@@ -163,6 +164,14 @@ class LexicalIndex:
         everything = self._tantivy.Query.all_query()
         hits = searcher.search(everything, total).hits
         return {searcher.doc(address)["chunk_id"][0] for _score, address in hits}
+
+    def max_doc(self) -> int:
+        """The entries BM25 counts (Tantivy's N): the live ones and the deleted ones its segments
+        still hold until a merge, as the index's meta.json lists them (its documented format)."""
+        import json
+
+        meta = json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
+        return sum(int(segment["max_doc"]) for segment in meta.get("segments", []))
 
     def count(self) -> int:
         self.index.reload()

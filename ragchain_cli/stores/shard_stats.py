@@ -23,7 +23,7 @@ FIELDS = ("lexical", "documents")  # the Tantivy folders of an index whose terms
 TEXT_BATCH = 2000  # texts read from a docstore at a time to count tokens
 
 SCHEMA = """
-CREATE TABLE totals (field TEXT PRIMARY KEY, entries INTEGER NOT NULL, tokens INTEGER NOT NULL);
+CREATE TABLE totals (field TEXT PRIMARY KEY, entries INTEGER NOT NULL, live INTEGER NOT NULL, tokens INTEGER NOT NULL);
 CREATE TABLE df (field TEXT NOT NULL, term TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (field, term))
     WITHOUT ROWID;
 """
@@ -60,15 +60,16 @@ def bm25(tfs: list[tuple[float, int]], length: int, mean_length: float) -> float
     return sum(weight * (1.0 + K1) * tf / (tf + norm) for weight, tf in tfs if tf)
 
 
-def shard_terms(folder: Path) -> tuple[int, list[tuple[str, int]]]:
-    """One shard's word index: its entries and every term with its document frequency."""
+def shard_terms(folder: Path) -> tuple[int, int, list[tuple[str, int]]]:
+    """One shard's word index: its entries as BM25 counts them (deleted ones a merge has not yet
+    dropped too, as in each term's document frequency), its live entries, and every term's df."""
     from .lexical import LexicalIndex
 
     if not folder.is_dir():
-        return 0, []
+        return 0, 0, []
     lexical = LexicalIndex(folder, heap_size=15_000_000)
     try:
-        return lexical.count(), lexical.terms_starting("")
+        return lexical.max_doc(), lexical.count(), lexical.terms_starting("")
     finally:
         lexical.close()
 
@@ -108,14 +109,14 @@ def write_stats(root: Path, shard_folders: list[Path]) -> dict[str, int]:
     try:
         conn.executescript(SCHEMA)
         for name in FIELDS:
-            entries, tokens, df = 0, 0, Counter()
+            entries, live, tokens, df = 0, 0, 0, Counter()
             for folder in shard_folders:
-                count, terms = shard_terms(folder / name)
-                entries += count
+                counted, count, terms = shard_terms(folder / name)
+                entries, live = entries + counted, live + count
                 tokens += shard_tokens(folder / DOCSTORE, name) if count else 0
                 df.update(dict(terms))
-            totals[name] = entries
-            conn.execute("INSERT INTO totals VALUES (?, ?, ?)", (name, entries, tokens))
+            totals[name] = live
+            conn.execute("INSERT INTO totals VALUES (?, ?, ?, ?)", (name, entries, live, tokens))
             conn.executemany("INSERT INTO df VALUES (?, ?, ?)", ((name, t, n) for t, n in df.items()))
         conn.commit()
     finally:
@@ -130,12 +131,13 @@ class GlobalStats:
     def __init__(self, root: Path, name: str) -> None:
         self.name = name
         self.conn = sqlite3.connect(f"file:{Path(root) / STATS}?mode=ro", uri=True, check_same_thread=False)
-        row = self.conn.execute("SELECT entries, tokens FROM totals WHERE field = ?", (name,)).fetchone()
-        self.entries, self.tokens = (int(row[0]), int(row[1])) if row else (0, 0)
+        row = self.conn.execute("SELECT entries, live, tokens FROM totals WHERE field = ?", (name,)).fetchone()
+        self.entries, self.live, self.tokens = (int(row[0]), int(row[1]), int(row[2])) if row else (0, 0, 0)
 
     @property
     def mean_length(self) -> float:
-        return self.tokens / self.entries if self.entries else 1.0
+        """Tokens per live entry (Tantivy counts the deleted ones' tokens too: the same mean, near enough)."""
+        return self.tokens / self.live if self.live else 1.0
 
     def doc_freqs(self, terms: list[str]) -> dict[str, int]:
         found = {term: 0 for term in terms}

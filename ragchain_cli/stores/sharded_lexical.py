@@ -79,7 +79,7 @@ class ShardedLexical:
         """The query text for one shard: each word boosted by its weight x idf(global) / idf(shard)."""
         stems = {word: analyzer().analyze(word) for word, _ in words}
         single = sorted({s[0] for s in stems.values() if len(s) == 1})
-        local, total = shard.term_counts(single), shard.count()
+        local, total = shard.term_counts(single), shard.max_doc()  # Tantivy's own N and df
         wide = self.stats.doc_freqs(single)
         parts = []
         for word, weight in words:
