@@ -112,7 +112,12 @@ class BatchWriter:
             for path, docs, _ in self.items:
                 DocStore.put_documents(tx, path, docs)
                 self._written.setdefault(path, set()).update(d.doc_id for d in docs)
-            touched = [d.doc_id for _, docs, _ in self.items for d in docs] + DocStore.file_doc_ids(tx, self.done)
+            # whole-document entries to rebuild: this batch's documents, and those of a finished file that
+            # this run did not write (the ones its new version lacks go); each written one was rebuilt
+            # in its own batch already, and rebuilding it again left a deleted copy in Tantivy's counts
+            written = set().union(*(self._written.get(p, set()) for p in self.done))
+            touched = [d.doc_id for _, docs, _ in self.items for d in docs]
+            touched += [d for d in DocStore.file_doc_ids(tx, self.done) if d not in written]
             for record in self.done.values():  # its last document is in: what the new version lacks goes
                 removed += DocStore.drop_documents_except(tx, record.path, self._written.pop(record.path, set()))
                 DocStore.put_file(tx, record)
