@@ -7,7 +7,8 @@ payload's `evidence.unmentioned`). Run once with --no-abstain, every question ge
 answer and the same evidence, so any threshold t can be replayed without running the model again:
 a question counts as answered at t when the prediction answered (the model may still have said it
 found nothing) and its score is at least t; with `unmentioned=True` also only when its
-`evidence.unmentioned` is empty. A prediction without an evidence score (a blank question) is never
+`evidence.unmentioned` and `evidence.unsaid` (a negated question's words no passage denies,
+reported by ask since issue 27's negation rule) are empty. A prediction without an evidence score (a blank question) is never
 answered.
 
 Per threshold, with correctness from qa_score.score_question (qa.py's plain measures):
@@ -54,7 +55,8 @@ def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping], thres
 
 def _score(prediction: Mapping, unmentioned: bool) -> float | None:
     """The score a threshold is compared with; None: not answered at any threshold."""
-    if not prediction.get("answered") or (unmentioned and (prediction.get("evidence") or {}).get("unmentioned")):
+    evidence = prediction.get("evidence") or {}
+    if not prediction.get("answered") or (unmentioned and (evidence.get("unmentioned") or evidence.get("unsaid"))):
         return None
     return evidence_score(prediction)
 

@@ -4,6 +4,10 @@ Decided from the gathered signals before any model is loaded, so a refusal costs
 The signals (gather.py) are combined by a logistic model, z = BIAS + sum(weight * signal); the
 question counts as answerable when z >= THRESHOLD. The weights were fit on half A of the
 qa-cmu-dev split only (bench/qa_abstain.py; bench/RESULTS.md has its command and both halves).
+Before the score, two refusals that read the question against the passages: a name or number of
+the question that no top passage holds (`unmentioned`), and a negated question whose negated word
+the passages hold but never deny (`text/negations.never_said`: "What is not used ...?" over
+passages that only say what is used answer a different question).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from ..text.claims import is_polar
+from ..text.negations import never_said
 from ..text.words import stem, stems_of
 from .gather import Gathered, Signals
 from .support import key_terms
@@ -33,9 +38,10 @@ class Decision:
     answerable: bool
     refusal: str  # what is said instead of an answer ("" when answerable)
     unmentioned: list[str] = field(default_factory=list)  # the question's names and numbers no passage holds
+    unsaid: list[str] = field(default_factory=list)  # the question's negated words ("not used") no passage denies
 
     def evidence(self) -> dict:
-        return {**evidence_payload(self.gathered.signals), "unmentioned": self.unmentioned}
+        return {**evidence_payload(self.gathered.signals), "unmentioned": self.unmentioned, "unsaid": self.unsaid}
 
 
 def decide(gathered: Gathered, abstain: bool = True) -> Decision:
@@ -44,13 +50,17 @@ def decide(gathered: Gathered, abstain: bool = True) -> Decision:
     if not gathered.found.where:
         return Decision(question, gathered, polar, False, NOT_SAID_NO_MATCH)
     missing = [] if polar else unmentioned(question, gathered)
+    unsaid = [] if polar else never_said(question, [s for units in gathered.found.split for s in units])
     if not abstain:
-        return Decision(question, gathered, polar, True, "", missing)
+        return Decision(question, gathered, polar, True, "", missing, unsaid)
     if missing:
         return Decision(question, gathered, polar, False, f"{NOT_SAID[:-1]}: no passage mentions {', '.join(missing)}.",
-                        missing)
+                        missing, unsaid)
+    if unsaid:  # a near miss: "What is not used ...?" over passages that only say what is used
+        return Decision(question, gathered, polar, False,
+                        f"{NOT_SAID[:-1]}: no passage says " + ", ".join(f'"{u}"' for u in unsaid) + ".", missing, unsaid)
     answerable = score(gathered.signals) >= THRESHOLD
-    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID, missing)
+    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID, missing, unsaid)
 
 
 def unmentioned(question: str, gathered: Gathered) -> list[str]:
