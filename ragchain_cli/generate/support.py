@@ -9,7 +9,9 @@ except words the question itself contains (the reader asked about them; whether 
 cover them is the abstention rule's business). A "Yes" to a yes/no question claims the question's
 key content too (its numbers, names and rare words), and all of it must be in one passage: "Yes,
 Heron Inlet is closed in August." is not supported by one passage on Heron Inlet and another
-that mentions August. An answer is supported when every number and all
+that mentions August. A rare lowercase word of the question that no passage holds is not claimed
+(the question may paraphrase: "harm" for "survival fell"; decide.unmentioned does not require it
+either); one that another passage holds is. An answer is supported when every number and all
 but MISSING_ALLOWED of its other key terms are found.
 """
 
@@ -94,7 +96,7 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     allowed = int(MISSING_ALLOWED * len([k for k in keys if not k[0].isdigit()]))
     items = [i for i in list_items(answer) if not set(content_stems(i)) & present]  # every item is a claim
     items += unranked(question, passages)
-    claimed = _claimed(answer, question, stats)
+    claimed = [c for c in _claimed(answer, question, stats) if c[0].isdigit() or c[0].isupper() or stem(c) in present]
     apart = _apart(claimed, held, answer, question)
     elsewhere = [k for k in stitched(answer, question, keys, passages) if k not in missing]
     units = unit_mismatch(answer, passages)
@@ -158,13 +160,15 @@ def list_items(answer: str) -> list[str]:
 
 def unit_mismatch(answer: str, passages: list[str]) -> list[str]:
     """'41 feet' when every passage that gives 41 gives it in metres: a number of the answer followed by
-    a content word, that the passages give only followed by other words."""
+    a content word, that the passages give only followed by other words (an abbreviation, a word's
+    first letters, is the same word)."""
     said = _numbers_with_nouns(without_markers(answer))
     given: dict[str, set[str]] = {}
     for passage in passages:
         for value, noun in _numbers_with_nouns(passage):
             given.setdefault(value, set()).add(noun)
-    return [f"{value} {noun}" for value, noun in said if given.get(value) and noun not in given[value]]
+    return [f"{value} {noun}" for value, noun in said if given.get(value)
+            and not any(noun.startswith(g) or g.startswith(noun) for g in given[value])]  # "min" for "minutes"
 
 
 def _numbers_with_nouns(text: str) -> list[tuple[str, str]]:
