@@ -126,8 +126,6 @@ def stitched(answer: str, question: str, keys: list[str], passages: list[str]) -
     best = [u for u, score in zip(units, scores) if score == top]
     items = [i for i in list_items(answer) if not stems_of(i) & {stem(k) for k in terms}]
     placed = [(k, {stem(k)}) for k in terms] + [(i, set(content_stems(i)) - asked) for i in items]
-    placed += [(t, {stem(t)}) for t in dict.fromkeys(tokens(without_markers(answer)))
-               if t.islower() and stem(t) in asked]  # "welcome inside" when "inside" is another sentence's
     return [k for k, s in placed if top[1] and s and any(s & u for u in units) and not any(s & u for u in best)]
 
 
