@@ -9,21 +9,25 @@ except words the question itself contains (the reader asked about them; whether 
 cover them is the abstention rule's business). A "Yes" to a yes/no question claims the question's
 key content too (its numbers, names and rare words), and all of it must be in one passage: "Yes,
 Heron Inlet is closed in August." is not supported by one passage on Heron Inlet and another
-that mentions August. An answer is supported when every number and all
+that mentions August. A rare lowercase word of the question that no passage holds is not claimed
+(the question may paraphrase: "harm" for "survival fell"; decide.unmentioned does not require it
+either); one that another passage holds is. An answer is supported when every number and all
 but MISSING_ALLOWED of its other key terms are found.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from ..text.claims import is_polar, said_side
-from ..text.compare import operands
+from ..text.claims import SIDE_WORD, is_polar, said_side
+from ..text.compare import comparison, operands
 from ..text.sentences import sentences
-from ..text.words import (TermStats, content_stems, is_content, number, stem, stems_of, tokens, values,
+from ..text.words import (PRONOUNS, RANK_WORDS, TermStats, content_stems, is_content, number, stem, stems_of, tokens, values,
                           without_markers)
 
 RARE_SHARE = 0.02
+LIST_ITEM_WORDS = 4  # a list's items are short: "lemon juice", "a pinch of salt"
 MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (paraphrase, spelling)
 
 def drawn_from(answer: str, question: str, sentence: str) -> float:
@@ -89,44 +93,82 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     about = _subject(answer, question)
     missing = [k for k in keys if stem(k) not in present]
     missing += [k for k in keys if k[0].isdigit() and k not in missing and not _in_context(stem(k), held, about)]
-    numbers_missing = any(k[0].isdigit() for k in missing)
-    names = [k for k in keys if not k[0].isdigit()]
-    allowed = int(MISSING_ALLOWED * len(names))
-    claimed = _claimed(answer, question, stats)
-    apart = _apart(claimed, held)
-    elsewhere = [k for k in stitched(answer, keys, passages) if k not in missing]
+    allowed = int(MISSING_ALLOWED * len([k for k in keys if not k[0].isdigit()]))
+    items = [i for i in list_items(answer) if not set(content_stems(i)) & present]  # every item is a claim
+    items += unranked(question, passages)
+    claimed = [c for c in _claimed(answer, question, stats) if c[0].isdigit() or c[0].isupper() or stem(c) in present]
+    apart = _apart(claimed, held, answer, question)
+    elsewhere = [k for k in stitched(answer, question, keys, passages) if k not in missing]
     units = unit_mismatch(answer, passages)
-    supported = not numbers_missing and len(missing) <= allowed and not apart and not elsewhere and not units
+    supported = not any(k[0].isdigit() for k in missing) and len(missing) <= allowed and not items \
+        and not apart and not elsewhere and not units
+    missing += [i for i in items if i not in missing]
     absent = [c for c in apart if stem(c) not in present and c not in missing]
     return Support(supported=supported, checked=keys + [c for c in claimed if c not in keys],
                    missing=missing + absent, apart=[c for c in apart if c not in absent and c not in missing],
                    elsewhere=elsewhere, units=units)
 
 
-def stitched(answer: str, keys: list[str], passages: list[str]) -> list[str]:
-    """The answer's numbers and names that stand in no sentence among those that best hold the rest of
-    its words: "The old school was built in 1972" when 1972 is the fire station's year, the sentence
-    before it. Needs at least two other words to place the answer."""
+def stitched(answer: str, question: str, keys: list[str], passages: list[str]) -> list[str]:
+    """The answer's numbers, names and list items that stand in no sentence among those that best hold
+    the rest of its words: "The old school was built in 1972" when 1972 is the fire station's year, the
+    sentence before it; "paper, card and glass" when glass is in the next sentence. The best sentences
+    hold most of the answer's words that the question asks about, then most of its other words. Needs
+    at least two other words to place the answer."""
     terms = [k for k in keys if k[0].isdigit() or k[0].isupper()]
     rest = set(content_stems(without_markers(answer))) - {stem(k) for k in terms}
-    if not terms or len(rest) < 2:
+    if len(rest) < 2:
         return []
-    units = [stems_of(s) for p in passages for s in sentences(p)]
-    scores = [len(rest & u) for u in units]
-    top = max(scores, default=0)
+    units = _sentence_units(passages)
+    asked = rest & stems_of(question)
+    scores = [(len(asked & u), len(rest & u)) for u in units]
+    top = max(scores, default=(0, 0))
     best = [u for u, score in zip(units, scores) if score == top]
-    return [k for k in terms if top and any(stem(k) in u for u in units) and not any(stem(k) in u for u in best)]
+    items = [i for i in list_items(answer) if not stems_of(i) & {stem(k) for k in terms}]
+    placed = [(k, {stem(k)}) for k in terms] + [(i, set(content_stems(i)) - asked) for i in items]
+    return [k for k, s in placed if top[1] and s and any(s & u for u in units) and not any(s & u for u in best)]
+
+
+def _sentence_units(passages: list[str]) -> list[set[str]]:
+    """The passages' sentences as sets of stems. A sentence that opens with a pronoun ("It burned down
+    in 1936.") also holds the words, not the numbers, of the sentence before it, which it speaks of."""
+    units: list[set[str]] = []
+    for passage in passages:
+        before: set[str] = set()
+        for sentence in sentences(passage):
+            own = stems_of(sentence)
+            first = tokens(sentence)[:1]
+            inherited = {w for w in before if not w[:1].isdigit()} if first and first[0].lower() in PRONOUNS else set()
+            units.append(own | inherited)
+            before = own
+    return units
+
+
+def list_items(answer: str) -> list[str]:
+    """The items of a list of three or more in the answer ("icing sugar, lemon juice and melted
+    butter"): parts split at commas, the last holding "and" or "or", every item after the first at most
+    LIST_ITEM_WORDS words. The first keeps what stands before it in its clause. [] when there is none."""
+    text = SIDE_WORD.sub("", without_markers(answer))
+    clause = max(re.split(r"[;:]|\.(?:\s|$)", text), key=lambda c: c.count(", "))
+    parts = [p.strip() for p in re.split(r",(?=\s)", clause) if p.strip()]
+    last = re.split(r"^(?:and|or)\s+|\s+(?:and|or)\s+", parts[-1]) if parts else []
+    items = parts[:-1] + [i for i in last if i]
+    if len(parts) < 2 or len(last) < 2 or len(items) < 3 or any(len(i.split()) > LIST_ITEM_WORDS for i in items[1:]):
+        return []
+    return items
 
 
 def unit_mismatch(answer: str, passages: list[str]) -> list[str]:
     """'41 feet' when every passage that gives 41 gives it in metres: a number of the answer followed by
-    a content word, that the passages give only followed by other words."""
+    a content word, that the passages give only followed by other words (an abbreviation, a word's
+    first letters, is the same word)."""
     said = _numbers_with_nouns(without_markers(answer))
     given: dict[str, set[str]] = {}
     for passage in passages:
         for value, noun in _numbers_with_nouns(passage):
             given.setdefault(value, set()).add(noun)
-    return [f"{value} {noun}" for value, noun in said if given.get(value) and noun not in given[value]]
+    return [f"{value} {noun}" for value, noun in said if given.get(value)
+            and not any(noun.startswith(g) or g.startswith(noun) for g in given[value])]  # "min" for "minutes"
 
 
 def _numbers_with_nouns(text: str) -> list[tuple[str, str]]:
@@ -135,22 +177,45 @@ def _numbers_with_nouns(text: str) -> list[tuple[str, str]]:
             and is_content(n)]
 
 
+def unranked(question: str, passages: list[str]) -> list[str]:
+    """The question's ranks from second on ("the second time", "a third offence") that no passage gives, in words or
+    digits: the passages' one widening, or their first offence, do not answer for the second."""
+    asked = [w for w in tokens(question) if RANK_WORDS.get(w.lower(), "1") != "1"]  # "first" is often implied
+    return [w for w in asked if not any(re.search(rf"\b(?:{w}|{RANK_WORDS[w.lower()]}(?:st|nd|rd|th))\b", p, re.I)
+                                        for p in passages)]
+
+
 def _claimed(answer: str, question: str, stats: TermStats | None) -> list[str]:
-    """What a "Yes" to a yes/no question claims besides its own words: the question's key content."""
+    """What a "Yes" to a yes/no question claims besides its own words: the question's key content. A
+    number the question compares ("before 1900"), or one the answer's own bound covers ("15" when
+    the answer says "aged 14 or over"), is no claimed fact."""
     if not (is_polar(question) and said_side(answer) == "yes"):
         return []
     worked = operands(answer, question)  # "before 1900": the year is the comparison's, not a claimed fact
-    return [k for k in key_terms(question, "", stats) if not (k[0].isdigit() and float(number(k)) in worked)]
+    bound = comparison(answer)  # "aged 14 or over" covers "15"
+    return [k for k in key_terms(question, "", stats) if not (k[0].isdigit() and (
+        float(number(k)) in worked or (bound is not None and _within(float(number(k)), bound))))]
 
 
-def _apart(claimed: list[str], held: list[set[str]]) -> list[str]:
-    """The claimed terms missing from the passage that holds the most of them: one claim, one
-    passage ("Heron Inlet" in one and "August" in another do not make "closed in August")."""
+def _within(value: float, bound: tuple) -> bool:
+    test, low, high = bound
+    return low <= value <= high if test is None else test(value, low)
+
+
+def _apart(claimed: list[str], held: list[set[str]], answer: str, question: str) -> list[str]:
+    """The claimed terms missing from the passage that holds the most of the answer's words (then of
+    the claimed terms): one claim, one passage ("Heron Inlet" in one and "August" in another do not make "closed
+    in August"). A term in another passage is not apart when that passage and the best one share two
+    or more words of the answer that the question lacks: the answer names the link between them
+    ("the Ferry Inn is on the north bank", "the north bank is in the Fife area")."""
     if not claimed:
         return []
     stems = {term: stem(term) for term in claimed}
-    best = max(held, key=lambda h: sum(s in h for s in stems.values()), default=set())
-    return [term for term, s in stems.items() if s not in best]
+    said = set(content_stems(without_markers(answer)))
+    best = max(held, key=lambda h: (len(said & h), sum(s in h for s in stems.values())), default=set())
+    own = said - stems_of(question)
+    linked = [h for h in held if len(own & h & best) >= 2]
+    return [term for term, s in stems.items() if s not in best and not any(s in h for h in linked)]
 
 
 def _subject(answer: str, question: str) -> set[str]:

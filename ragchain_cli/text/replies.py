@@ -63,8 +63,11 @@ def says_unknown(text: str) -> bool:
 # Text that does not read as one sentence: a word cut at a line end with other text inside it
 # ("popu- Trains to Leeds leave lation"), two prepositions in a row ("a fall of from March"), a
 # preposition before a sentence's opening pronoun ("except We thank"): columns or lines read across.
+# A table's neighbouring cells copied as one phrase repeat it with another number and nothing between
+# ("every 15 min every 30 min").
 _GARBLED = re.compile(r"[a-z]- [A-Za-z]|\b(?:of|from|at|by|with)\s+(?:of|from|at|by|with)\b|\bthe\s+the\b"
-                      r"|\b(?:of|to|for|with|except|and|from|in)\s+(?:We|Our|They|Their|This|These|It|Its)\b")
+                      r"|\b(?:of|to|for|with|except|and|from|in)\s+(?:We|Our|They|Their|This|These|It|Its)\b"
+                      r"|\b([^\W\d]+)\s+\d[\d.,]*\s+([^\W\d]+)\s+\1\s+\d[\d.,]*\s+\2\b")
 
 
 def garbled(answer: str) -> bool:

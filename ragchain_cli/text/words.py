@@ -34,6 +34,8 @@ STOPWORDS = frozenset(
 FILLER = frozenset("""what which who whom whose when where why how many much long old tell name called call
     known also according passage passages text document documents say says said answer question kind type
     one two use used yes""".split())
+# Words that open a sentence speaking of what the sentence before it named ("It burned down in 1936.").
+PRONOUNS = frozenset("it its they their them these this those he she his her such there".split())
 NEGATIONS = frozenset("not never no none neither nor cannot nothing nobody nowhere".split())
 
 _COUNTS = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
