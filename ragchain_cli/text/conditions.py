@@ -46,7 +46,7 @@ def unmet(answer: str, question: str, passages) -> list[str]:
     counted = [w for w, before in zip(words, [""] + words) if w[:1].isdigit() or w in NUMBER_WORDS
                and w != "one" and before not in _ASKING]  # "Which two rivers ...": the answer's shape
     missing = [w for w in counted if values(w)[0] not in given]
-    missing += [w for w in words if w in RANK_WORDS and RANK_WORDS[w] not in ranks]
+    missing += [w for w in words if RANK_WORDS.get(w, "1") != "1" and RANK_WORDS[w] not in ranks]  # "first" is often implied
     if any(is_negation(w) for w in words) and not any(is_negation(w) or w in _EXCLUSIONS for w in _words(passage)):
         missing += [w for w in words if is_negation(w)]
     missing += [w for w in _relations(question) if stem(w) not in stems_of(passage)]
