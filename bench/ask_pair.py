@@ -3,8 +3,10 @@
     python bench/ask_pair.py --a OLD_CHECKOUT --b NEW_CHECKOUT --index-a INDEX_A --index-b INDEX_B \
         --questions QA.jsonl [-n 40] [--out DIR]
 
-Each checkout runs as one long-lived `ragchain ask - --json` process (its own code on PYTHONPATH,
-its own index: two code versions may write different index formats), so each loads its model once.
+Each checkout runs as one long-lived process of this script's `--serve` mode (the checkout's own
+`ask_payloads` on its PYTHONPATH, answering one stdin line at a time; `ragchain ask -` reads all of
+stdin first), with its own index (two code versions may write different index formats), so each
+loads its model once.
 Questions go to A and B in turn, and which goes first alternates, so machine load falls on both
 alike; only one process works at a time. Prints the per-question seconds and the median total
 (the payload's `timings.total`) of each, and their ratio. With `--out`, the answers are saved as
@@ -22,15 +24,27 @@ import sys
 from pathlib import Path
 
 
+def serve(index: str) -> None:
+    """Answer each stdin line as it comes, one JSON line each (the checkout's own ask_payloads)."""
+    from ragchain_cli.config import load_settings
+    try:
+        from ragchain_cli.answering import ask_payloads
+    except ImportError:  # a checkout from before answering.py (issue 33)
+        from ragchain_cli.generate.workflow import ask_payloads
+    settings = load_settings({"index": index}, config_files=[])
+    for payload in ask_payloads(settings, iter(sys.stdin.readline, "")):
+        print(json.dumps(payload), flush=True)
+
+
 def start(checkout: Path, index: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    command = [sys.executable, "-m", "ragchain_cli", "ask", "-", "--index", str(index), "--json"]
+    command = [sys.executable, str(Path(__file__).resolve()), "--serve", str(index)]
     return subprocess.Popen(command, cwd=checkout, env=env, text=True, bufsize=1,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 
 def ask(process: subprocess.Popen, question: str) -> dict:
-    process.stdin.write(question.replace("\n", " ") + "\n")
+    process.stdin.write(question.replace("\n", " ").strip() + "\n")
     process.stdin.flush()
     line = process.stdout.readline()
     if not line:
@@ -39,6 +53,8 @@ def ask(process: subprocess.Popen, question: str) -> dict:
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--serve"]:
+        return serve(argv[1])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", type=Path, required=True)
     parser.add_argument("--b", type=Path, required=True)
