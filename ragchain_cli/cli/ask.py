@@ -163,8 +163,12 @@ _HOW = {"retrieved": "answered from the newest version, {new}; the older {old} a
 
 
 def _versions(console, payload: dict) -> None:
-    """The version groups the answer reconciled ("dropped" ones are listed under the sources)."""
+    """The version groups the answer reconciled ("dropped" ones are listed under the sources); an answer
+    names only the groups of the passages it lists (a group read for another question part is noise)."""
+    listed = {h["doc_id"] for h in payload["hits"]}
     for group in payload.get("versions", []):
+        if payload["answered"] and group["newest"] not in listed:
+            continue
         if group["how"] in _HOW:
             names = {"new": shown(group["newest"]), "old": shown(", ".join(group["older"]))}
             console.print(f"[dim]{_HOW[group['how']].format(**names)}[/]")
