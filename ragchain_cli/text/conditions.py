@@ -19,7 +19,8 @@ from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, 
                     stems_of, values, without_markers)
 
 # A passage states a negation with these too: "improves F1 on every corpus except GENIA".
-_EXCLUSIONS = frozenset("except excluding without".split())
+# ... and a prohibition denies what "not allowed" asks about: "closed to all sampling", "dogs are banned".
+_EXCLUSIONS = frozenset("except excluding without closed banned prohibited forbidden barred".split())
 _ASKING = frozenset("which what name list".split())
 _POSSESSIVE = re.compile(r"\w['’]s\s+(\w+)")
 SOURCE_SHARE = 0.75  # share of the answer's content words a passage sentence holds to be its source
