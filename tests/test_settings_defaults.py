@@ -25,6 +25,7 @@ NOT_SETTINGS = {
     "no_generate": "one ask's switch: retrieval only",
     "pdf_password": "a secret, never a default", "nougat_model": "a folder on this machine (env RAGCHAIN_NOUGAT_MODEL)",
     "wait": "one ingest's switch",
+    "shards": "the index's layout, fixed when it is first built and recorded in its manifest (shards.json)",
     "queries": "an input file", "run": "input files", "run_out": "an output file", "plot": "an output file",
     "qa": "an input file", "predictions": "input files", "per_query": "output detail", "tune": "an action",
     "tune_out": "an output file", "metrics": "what eval reports (DEFAULT_METRICS, once)",
