@@ -13,18 +13,10 @@ import pytest
 
 from conftest import SAMPLE
 from ragchain_cli.stores.shards import ShardManifest, shard_of
-from test_ingest_ray import need_ray
+from test_ingest_ray import need_ray, ray_local  # noqa: F401 (ray_local: the shared module-scope Ray fixture)
 
 QUERIES = [json.loads(line)["text"] for line in (SAMPLE / "queries.jsonl").read_text().splitlines()]
 RETRIEVERS = ("bm25", "dense", "bm25,dense")
-
-
-@pytest.fixture(scope="module")
-def ray_local():
-    ray = need_ray()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
-    yield ray
-    ray.shutdown()
 
 
 def corpus_in(folder: Path) -> Path:

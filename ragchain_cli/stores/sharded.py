@@ -156,18 +156,21 @@ class ShardedIndex:
                                 "run the same `ragchain ingest PATH --shards N` again: it writes them at its end")
         return GlobalStats(self.root, name)
 
+    def _merged(self, name: str) -> ShardedLexical:
+        """The shards' Tantivy index `name` ("lexical" or "documents") searched as one, on global statistics."""
+        return ShardedLexical([getattr(shard, name) for shard in self.shards], self._stats(name),
+                              lambda ids: texts_of(self.docstore, name, ids))
+
     @property
     def lexical(self) -> ShardedLexical:
         if self._lexical is None:
-            self._lexical = ShardedLexical([shard.lexical for shard in self.shards], self._stats("lexical"),
-                                           lambda ids: texts_of(self.docstore, "lexical", ids))
+            self._lexical = self._merged("lexical")
         return self._lexical
 
     @property
     def documents(self) -> ShardedLexical:
         if self._documents is None:
-            self._documents = ShardedLexical([shard.documents for shard in self.shards], self._stats("documents"),
-                                             lambda ids: texts_of(self.docstore, "documents", ids))
+            self._documents = self._merged("documents")
         return self._documents
 
     @property
