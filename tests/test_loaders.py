@@ -45,6 +45,34 @@ def test_html_drops_script_style_and_nav(tmp_path):
     assert doc.title == "T" and doc.blocks[0].section == "Head"
 
 
+def test_markdown_table_rows_name_their_columns(tmp_path):
+    text = ("# Codes\n\n| Code | Meaning | Action |\n|------|:---|---:|\n| E-1 | Low battery. | Replace it. |\n"
+            "| E-2 |  | Check the a\\|b cable |\n\nAfter the table.\n```\n| x | y |\n|---|---|\n| 1 | 2 |\n```\n")
+    [doc] = load(_write(tmp_path / "t.md", text), "t.md", OPTS)
+    lines = doc.blocks[0].text.split("\n")
+    assert "Code: E-1; Meaning: Low battery; Action: Replace it." in lines
+    assert "Code: E-2; Action: Check the a|b cable." in lines  # an empty cell is left out
+    table = lines[: lines.index("After the table.")]
+    assert not any(line.startswith("|---") or line.startswith("| Code") for line in table)
+    assert "After the table." in lines and "| 1 | 2 |" in lines  # a fenced table stays as written
+
+
+def test_html_table_rows_name_their_columns(tmp_path):
+    html = ("<html><body><h1>Ferry</h1><table><caption>Departures</caption>"
+            "<thead><tr><th>Days</th><th>From the island</th></tr></thead>"
+            "<tbody><tr><td>Sunday</td><td>11:00, 17:40</td></tr><tr><td>Monday</td></tr></tbody></table>"
+            "</body></html>")
+    [doc] = load(_write(tmp_path / "f.html", html), "f.html", OPTS)
+    lines = doc.blocks[0].text.split("\n")
+    assert lines == ["Ferry", "Departures", "Days: Sunday; From the island: 11:00, 17:40.", "Monday"]
+
+
+def test_html_definition_list_reads_terms_with_definitions(tmp_path):
+    html = "<html><body><dl><dt>Hypolimnion</dt><dd>The cold bottom layer. It stays cold.</dd><dt>Alone</dt></dl></body></html>"
+    [doc] = load(_write(tmp_path / "g.html", html), "g.html", OPTS)
+    assert doc.blocks[0].text.split("\n") == ["Hypolimnion: The cold bottom layer. It stays cold.", "Alone"]
+
+
 def test_pdf_pages_and_metadata(tmp_path):
     pdf = make_pdf(tmp_path / "d.pdf", ["first page words", "second page words"])
     [doc] = load(pdf, "d.pdf", OPTS)

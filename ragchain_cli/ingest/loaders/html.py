@@ -1,4 +1,6 @@
-"""HTML through BeautifulSoup: script, style and navigation dropped; sections by headings."""
+"""HTML through BeautifulSoup: script, style and navigation dropped; sections by headings; table
+rows read as records naming their columns (_tables.py), a definition list's terms read with their
+definitions."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from pathlib import Path
 
 from ...errors import LoaderError
 from ...types import Block, Document
+from ._tables import record
 from ._text import read_text
 
 DROP = ("script", "style", "noscript", "template", "nav", "svg", "iframe", "head")
@@ -30,14 +33,43 @@ def _lines(root) -> list[tuple[str, str]]:
     for element in root.find_all(BLOCKS):
         if element.find(BLOCKS):
             continue
-        sep = " | " if element.name == "tr" else " "
-        text = element.get_text(sep, strip=True)
+        text = _row(element) if element.name == "tr" else _definition(element)
         if text:
             out.append((element.name, text))
     if not out:
         text = root.get_text(" ", strip=True)
         out = [("p", text)] if text else []
     return out
+
+
+def _definition(element) -> str:
+    """A term and its definition as one line, "term: definition" (a <dt> followed by a <dd> is
+    read with it, so the definition's sentences keep their subject); any other block as it is."""
+    text = element.get_text(" ", strip=True)
+    if element.name == "dt" and getattr(element.find_next_sibling(True), "name", None) == "dd":
+        return ""
+    term = element.find_previous_sibling(True) if element.name == "dd" else None
+    if term is not None and term.name == "dt" and text:
+        return f"{term.get_text(' ', strip=True).rstrip(':')}: {text}"
+    return text
+
+
+def _cells(row) -> list:
+    return row.find_all(("th", "td"), recursive=False)
+
+
+def _row(row) -> str:
+    """A table row as a record naming its columns (_tables.py) when its table has a header row of
+    the same width; the header row itself is then left out, as every row carries it."""
+    table = row.find_parent("table")
+    first = table.find("tr") if table is not None else None
+    cells = [c.get_text(" ", strip=True) for c in _cells(row)]
+    head = _cells(first) if first is not None else []
+    if not head or any(c.name != "th" for c in head):
+        return record([], cells)
+    if row is first:
+        return ""
+    return record([c.get_text(" ", strip=True) for c in head], cells)
 
 
 def load_html(path: Path, doc_id: str, options) -> Iterator[Document]:

@@ -1,4 +1,5 @@
-"""Markdown: YAML front matter (title, date, id), one block per heading section."""
+"""Markdown: YAML front matter (title, date, id), one block per heading section; pipe tables read
+row by row as records naming their columns (_tables.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 from ...errors import LoaderError
 from ...types import Block, Document
+from ._tables import markdown_tables
 from ._text import read_text
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -68,7 +70,8 @@ def sections(body: str) -> list[tuple[str, str]]:
             path = [p for p in path if p[0] < level] + [(level, match.group(2).strip())]
             out.append((" > ".join(p[1] for p in path), []))
         out[-1][1].append(line)
-    return [(heading, "\n".join(lines).strip()) for heading, lines in out if "\n".join(lines).strip()]
+    texts = [(heading, markdown_tables("\n".join(lines)).strip()) for heading, lines in out]
+    return [(heading, text) for heading, text in texts if text]
 
 
 def load_markdown(path: Path, doc_id: str, options) -> Iterator[Document]:
