@@ -1,14 +1,15 @@
 """`ask` of two checkouts side by side in one run: the same questions, asked alternately.
 
     python bench/ask_pair.py --a OLD_CHECKOUT --b NEW_CHECKOUT --index-a INDEX_A --index-b INDEX_B \
-        --questions QA.jsonl [-n 40] [--out DIR]
+        --questions QA.jsonl [-n 40] [--out DIR] [--env-b RAGCHAIN_CONTEXT_TOKENS=240]
 
 Each checkout runs as one long-lived process of this script's `--serve` mode (the checkout's own
 `ask_payloads` on its PYTHONPATH, answering one stdin line at a time; `ragchain ask -` reads all of
 stdin first), with its own index (two code versions may write different index formats), so each
 loads its model once.
 Questions go to A and B in turn, and which goes first alternates, so machine load falls on both
-alike; only one process works at a time. Prints the per-question seconds and the median total
+alike; only one process works at a time. `--env-a/--env-b NAME=VALUE` (repeatable) set a
+setting for one side only (`RAGCHAIN_*`), so one checkout can be paired with itself under two settings. Prints the per-question seconds and the median total
 (the payload's `timings.total`) of each, and their ratio. With `--out`, the answers are saved as
 DIR/a.jsonl and DIR/b.jsonl for `ragchain eval --qa`.
 """
@@ -36,8 +37,8 @@ def serve(index: str) -> None:
         print(json.dumps(payload), flush=True)
 
 
-def start(checkout: Path, index: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(checkout))
+def start(checkout: Path, index: Path, extra: list[str]) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(checkout), **dict(item.split("=", 1) for item in extra))
     command = [sys.executable, str(Path(__file__).resolve()), "--serve", str(index)]
     return subprocess.Popen(command, cwd=checkout, env=env, text=True, bufsize=1,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -63,10 +64,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--questions", type=Path, required=True)
     parser.add_argument("-n", type=int, default=40)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--env-a", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--env-b", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
     questions = [r.get("question") or r["text"] for r in rows][: args.n]
-    runs = {"a": start(args.a, args.index_a), "b": start(args.b, args.index_b)}
+    runs = {"a": start(args.a, args.index_a, args.env_a), "b": start(args.b, args.index_b, args.env_b)}
     answers: dict[str, list[dict]] = {"a": [], "b": []}
     for i, question in enumerate([questions[0]] + questions):  # the first is a warm-up
         for name in (("a", "b") if i % 2 == 0 else ("b", "a")):
