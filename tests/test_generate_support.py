@@ -152,6 +152,16 @@ def test_the_best_sentence_is_the_one_that_matches_the_question_best():
     assert score_sentences("When is Heron Inlet closed?", [], weights).best() == ""
 
 
+def test_a_markdown_heading_is_never_the_best_sentence():
+    text = "## Logger error codes\n\nCode: E-417; Meaning: Sensor chain not responding.\n\nVisit the logger weekly."
+    weights = {"logger": 2.0, "error": 1.0, "417": 5.0, "mean": 1.0}
+    found = score_sentences("What does logger error E-417 mean?", [hit(1, text)], weights)
+    assert found.best() == "Code: E-417; Meaning: Sensor chain not responding."
+    only = score_sentences("What does logger error E-417 mean?", [hit(1, "## Logger error codes")], weights)
+    assert only.best() == "## Logger error codes"  # a passage of headings alone still has a best
+    assert only.best_share == 3.0 / 9.0  # and the evidence still reads a heading's words
+
+
 def test_a_remark_on_the_passages_is_no_answer_but_a_preamble_before_a_fact_is_stripped():
     assert speaks_of_passages("The passage is about the fishing in Heron Inlet, not about the fishing in Heron Inlet.")
     assert speaks_of_passages("The passage on violins is not relevant to the answer.")

@@ -11,6 +11,7 @@ returned hits carry the reduced text, so what the JSON shows is exactly what the
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
@@ -21,6 +22,9 @@ from ..text.sentences import sentences
 from ..text.words import stems_of
 
 LEXICAL_WEIGHT = 0.5
+# A Markdown heading names a topic and states nothing: it shares the question's words without
+# answering it, so it is never a best sentence (it is still read as a neighbour of one).
+_HEADING = re.compile(r"#{1,6}\s")
 DENSE_CANDIDATES = 16  # sentences embedded per question: encoding every one cost seconds on 2 cores
 BATCH = 8
 
@@ -60,11 +64,13 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     total = sum(weights.values()) or 1.0
     held = [stems_of(u) for u in units]  # once a sentence, not once a question word
     lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
-    found = Sentences(top, split, where, lexical, best_share=float(lexical.max(initial=0.0)))
-    if encoder is None or not units:
+    ranked = np.where([bool(_HEADING.match(u)) for u in units], 0.0, lexical) if units else lexical
+    found = Sentences(top, split, where, ranked, best_share=float(lexical.max(initial=0.0)))
+    candidates = sorted((i for i in np.argsort(-ranked, kind="stable")[:DENSE_CANDIDATES]
+                         if not _HEADING.match(units[i])), key=lambda i: len(units[i]))
+    if encoder is None or not candidates:
         return found
-    found.scores = LEXICAL_WEIGHT * lexical - 1.0  # below any embedded candidate's
-    candidates = sorted(np.argsort(-lexical, kind="stable")[:DENSE_CANDIDATES], key=lambda i: len(units[i]))
+    found.scores = LEXICAL_WEIGHT * ranked - 1.0  # below any embedded candidate's
     query = encoder.embed([question])[0]
     best = -np.inf
     for start in range(0, len(candidates), BATCH):
