@@ -19,7 +19,7 @@ from ..text.claims import is_polar
 from ..text.negations import never_said
 from ..text.units import met_by_measure
 from ..text.words import stem, stems_of
-from .gather import Gathered, Signals
+from .gather import Gathered, Signals, subject
 from .support import key_terms
 
 WEIGHTS = {"coverage": 0.300, "local": 1.912, "dense": 2.880, "bm25": 0.971, "sentence": 3.773,
@@ -65,13 +65,13 @@ def decide(gathered: Gathered, abstain: bool = True) -> Decision:
 
 
 def unmentioned(question: str, gathered: Gathered) -> list[str]:
-    """The question's names and numbers that no top passage holds: a question about "Kilbride school"
-    is not answered by passages on another school, nor one about 2019 by the 2021 figures. Rare
+    """The question's names and numbers that no top passage holds (with its subject: gather.subject):
+    a question about "Kilbride school" is not answered by passages on another school, nor one about 2019 by the 2021 figures. Rare
     lowercase words are not required (a question may paraphrase: "login" for "sign in"). A unit or a
     measured number is held in any unit ("Fahrenheit", "350 °F": a passage's "180 °C", text/units.py).
     A yes/no question is exempt: "Was it built by Telford?" over passages that name Brunel is answered "no"."""
     keys = [k for k in key_terms(question, "", None) if k[0].isdigit() or k[0].isupper()]
-    texts = [h.chunk.text for h in gathered.found.top]
+    texts = [f"{subject(h.chunk)}\n{h.chunk.text}" for h in gathered.found.top]
     held = set().union(*(stems_of(t) for t in texts)) if texts else set()
     return [k for k in keys if stem(k) not in held and not met_by_measure(k, question, texts)]
 
