@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from ..text.claims import is_polar
 from ..text.negations import never_said
 from ..text.units import met_by_measure
-from ..text.words import stem, stems_of
+from ..text.words import calendar_names, stem, stems_of
 from .gather import Gathered, Signals, subject
 from .support import key_terms
 
@@ -68,11 +68,12 @@ def unmentioned(question: str, gathered: Gathered) -> list[str]:
     """The question's names and numbers that no top passage holds (with its subject: gather.subject):
     a question about "Kilbride school" is not answered by passages on another school, nor one about 2019 by the 2021 figures. Rare
     lowercase words are not required (a question may paraphrase: "login" for "sign in"). A unit or a
-    measured number is held in any unit ("Fahrenheit", "350 °F": a passage's "180 °C", text/units.py).
+    measured number is held in any unit ("Fahrenheit", "350 °F": a passage's "180 °C", text/units.py),
+    a day or month by a range that holds it ("Wednesdays": "Mon-Fri").
     A yes/no question is exempt: "Was it built by Telford?" over passages that name Brunel is answered "no"."""
     keys = [k for k in key_terms(question, "", None) if k[0].isdigit() or k[0].isupper()]
     texts = [f"{subject(h.chunk)}\n{h.chunk.text}" for h in gathered.found.top]
-    held = set().union(*(stems_of(t) for t in texts)) if texts else set()
+    held = set().union(*(stems_of(t) | calendar_names(t, ranges=True) for t in texts)) if texts else set()
     return [k for k in keys if stem(k) not in held and not met_by_measure(k, question, texts)]
 
 
