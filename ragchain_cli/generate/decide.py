@@ -17,8 +17,9 @@ from dataclasses import asdict, dataclass, field
 
 from ..text.claims import is_polar
 from ..text.negations import never_said
-from ..text.words import stem, stems_of
-from .gather import Gathered, Signals
+from ..text.units import met_by_measure
+from ..text.words import calendar_names, stem, stems_of
+from .gather import Gathered, Signals, subject
 from .support import key_terms
 
 WEIGHTS = {"coverage": 0.300, "local": 1.912, "dense": 2.880, "bm25": 0.971, "sentence": 3.773,
@@ -64,13 +65,16 @@ def decide(gathered: Gathered, abstain: bool = True) -> Decision:
 
 
 def unmentioned(question: str, gathered: Gathered) -> list[str]:
-    """The question's names and numbers that no top passage holds: a question about "Kilbride school"
-    is not answered by passages on another school, nor one about 2019 by the 2021 figures. Rare
-    lowercase words are not required (a question may paraphrase: "login" for "sign in"). A yes/no
-    question is exempt: "Was it built by Telford?" over passages that name Brunel is answered "no"."""
+    """The question's names and numbers that no top passage holds (with its subject: gather.subject):
+    a question about "Kilbride school" is not answered by passages on another school, nor one about 2019 by the 2021 figures. Rare
+    lowercase words are not required (a question may paraphrase: "login" for "sign in"). A unit or a
+    measured number is held in any unit ("Fahrenheit", "350 °F": a passage's "180 °C", text/units.py),
+    a day or month by a range that holds it ("Wednesdays": "Mon-Fri").
+    A yes/no question is exempt: "Was it built by Telford?" over passages that name Brunel is answered "no"."""
     keys = [k for k in key_terms(question, "", None) if k[0].isdigit() or k[0].isupper()]
-    held = set().union(*(stems_of(h.chunk.text) for h in gathered.found.top)) if gathered.found.top else set()
-    return [k for k in keys if stem(k) not in held]
+    texts = [f"{subject(h.chunk)}\n{h.chunk.text}" for h in gathered.found.top]
+    held = set().union(*(stems_of(t) | calendar_names(t, ranges=True) for t in texts)) if texts else set()
+    return [k for k in keys if stem(k) not in held and not met_by_measure(k, question, texts)]
 
 
 def score(signals: Signals) -> float:

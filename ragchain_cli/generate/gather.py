@@ -3,21 +3,24 @@
 Everything here needs the index's answers only (hits, document frequencies, the query encoder),
 never the answer model. The search arrives as a callable, so generate/ imports nothing of retrieve/.
 Signals (each cheap; decide.py weighs them):
-- coverage: the IDF-weighted share of the question's content words found in the top passages;
+- coverage: the IDF-weighted share of the question's content words found in the top passages, each
+  read with its subject (`subject`: its document's title, its section, the name of its file);
 - local: the same share in the best single top passage (an answer needs the words together);
 - dense: the best dense cosine among the hits (0 without a dense retriever);
 - sentence, sentence_coverage: the best cosine between the question and one sentence of the top
-  passages, and the largest share of the question's words in one sentence;
+  passages, and the largest share of the question's words in one sentence (read with its subject);
 - bm25: the best BM25 score divided by the question's total IDF (0 without BM25).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Callable
 
 from ..text.words import TermStats, is_content, stem, stems_of, tokens
-from ..types import Hit
+from ..types import Chunk, Hit
 from .select import Encoder, Sentences, score_sentences
 from .versions import Reconciled
 
@@ -84,10 +87,25 @@ def share(weights: dict[str, float], present: set[str]) -> float:
 
 
 def signals(hits: list[Hit], weights: dict[str, float], passages: int, found: Sentences) -> Signals:
-    held = [stems_of(h.chunk.text) for h in hits[:passages] if h.chunk is not None]
+    held = [stems_of(h.chunk.text) | stems_of(subject(h.chunk)) for h in hits[:passages] if h.chunk is not None]
     dense = max((h.explain["dense"][1] for h in hits if "dense" in h.explain), default=0.0)
     bm25 = max((h.explain["bm25"][1] for h in hits if "bm25" in h.explain), default=0.0)
     total_idf = sum(weights.values()) or 1.0
     return Signals(coverage=share(weights, set().union(*held)), local=max((share(weights, h) for h in held), default=0.0),
                    dense=float(dense), bm25=float(bm25) / total_idf, sentence=found.best_cosine,
-                   sentence_coverage=found.best_share)
+                   sentence_coverage=max(found.best_share, sentence_share(weights, found)))
+
+
+def sentence_share(weights: dict[str, float], found: Sentences) -> float:
+    """The largest share of the question's words in one sentence read with its passage's subject."""
+    titled = [stems_of(subject(hit.chunk)) for hit in found.top]
+    return max((share(weights, stems_of(found.split[p][i]) | titled[p]) for p, i in found.where if titled[p]),
+               default=0.0)
+
+
+def subject(chunk: Chunk) -> str:
+    """What a passage is about beyond its own words: its document's title, its section and, for a
+    document that is a whole file, the file's name ("recipes/scones.md": "scones"; a line of a JSONL
+    corpus, "corpus.jsonl#12", is not named by its file)."""
+    name = "" if "#" in chunk.source else re.sub(r"[\W_]+", " ", PurePath(chunk.source).stem)
+    return " ".join(part for part in (chunk.title, chunk.section, name) if part.strip())

@@ -1,7 +1,8 @@
 """Comparisons a yes/no question asks, worked out on the answer's numbers.
 
 - of a number: "before 1900", "more than 12", "at least three", "between 10 and 20", "20 or more"
-  (`comparison`), tested on the one comparable number of the answer (`quantities`);
+  (`comparison`), tested on the one comparable number of the answer (`quantities`), a measure
+  converted into the unit the question compares in ("180 °C" for "above 300 °F");
 - of a point against a range the answer states: "closed from 1 April to 15 July" for "closed in
   August?" (`range_side`);
 - of two things the question names: "Did the mill close earlier than the station?" answered "The mill
@@ -15,6 +16,7 @@ from __future__ import annotations
 import operator
 import re
 
+from .units import convert, measures
 from .words import content_stems, stem, tokens, values, without_markers
 
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -103,7 +105,18 @@ def quantities(answer: str, question: str) -> set[float]:
     text = re.sub(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?={'|'.join(_MONTHS)})", " ", without_markers(answer), flags=re.I)
     compared = comparison(question)
     context = set(values(question)) - ({compared[1], compared[2]} if compared else set())
-    return set(values(text)) - context
+    return _in_asked_unit(set(values(text)) - context, text, question, compared)
+
+
+def _in_asked_unit(found: set[float], answer: str, question: str, compared: tuple | None) -> set[float]:
+    """The answer's numbers with each measure in the unit the question compares in: "180 °C" is 356
+    for "above 300 °F" (text/units.py)."""
+    asked = [m for m in measures(question) if compared and m.value in compared[1:]]
+    for given in measures(answer) if asked else []:
+        value = convert(given, asked[0].unit)
+        if value is not None and given.unit != asked[0].unit:
+            found = (found - {given.value}) | {value}
+    return found
 
 
 def compared_side(compared: tuple, found: set[float]) -> str | None:

@@ -7,7 +7,8 @@ negates its claim ("Which towns did the railway never reach?") or asks for what 
 case ("48,000 visitors" from the 2021 figure, the fine for a first offence, the towns the railway
 did reach, whom Samuel Brook married) answers another question: `unmet` names the
 question's conditions that the passage the answer comes from does not state (a negation may be
-stated by an exclusion: "on every corpus except GENIA").
+stated by an exclusion: "on every corpus except GENIA"; a measured number in any unit: "350 °F" by
+"180 °C").
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .sentences import sentences
+from .units import met_by_measure
 from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, is_negation, number, stem,
                     stems_of, values, without_markers)
 
@@ -46,7 +48,7 @@ def unmet(answer: str, question: str, passages) -> list[str]:
     given, ranks = set(values(passage)), {RANK_WORDS[w] for w in _words(passage) if w in RANK_WORDS}
     counted = [w for w, before in zip(words, [""] + words) if w[:1].isdigit() or w in NUMBER_WORDS
                and w != "one" and before not in _ASKING]  # "Which two rivers ...": the answer's shape
-    missing = [w for w in counted if values(w)[0] not in given]
+    missing = [w for w in counted if values(w)[0] not in given and not met_by_measure(w, question, [passage])]
     missing += [w for w in words if RANK_WORDS.get(w, "1") != "1" and RANK_WORDS[w] not in ranks]  # "first" is often implied
     if any(is_negation(w) for w in words) and not any(is_negation(w) or w in _EXCLUSIONS for w in _words(passage)):
         missing += [w for w in words if is_negation(w)]

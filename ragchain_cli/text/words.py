@@ -44,6 +44,11 @@ _TENS = {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "ei
 _RANKS = "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(_COUNTS)} | {w: str(n) for w, n in _TENS.items()}
 RANK_WORDS = {w: str(i) for i, w in enumerate(_RANKS) if i}
+_WEEK = "monday tuesday wednesday thursday friday saturday sunday".split()
+_YEAR = "january february march april may june july august september october november december".split()
+_DAYS = {d[:3]: d for d in _WEEK} | {"tues": "tuesday", "weds": "wednesday", "thur": "thursday", "thurs": "thursday"}
+_MONTHS = {m[:3]: m for m in _YEAR if m != "may"} | {"sept": "september"}
+_CALENDAR_RANGE = re.compile(r"\b([A-Z][a-z]{2,8})\s*(?:-|–|to|until|till|through)\s*([A-Z][a-z]{2,8})\b")
 _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 
@@ -146,7 +151,33 @@ def stems_of(text: str) -> set[str]:
     numbers = {number(t) for t in found if t[:1].isdigit()}
     numbers |= {NUMBER_WORDS[t.lower()] for t in found if t.lower() in NUMBER_WORDS}
     numbers |= {f"{v:g}" if v < 1e6 else f"{v:.0f}" for v in values(text)}
-    return numbers | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
+    return numbers | calendar_names(text) | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
+
+
+def calendar_names(text: str, ranges: bool = False) -> set[str]:
+    """The weekdays and months a text abbreviates ("Mon-Fri Sat Sun", "Jan to Mar"), as the stems of
+    their names. A capitalised abbreviation counts only in a text that names two or more days (or
+    months): a timetable's columns, not "Sat down" or "Sun cream". With `ranges`, also the days or
+    months inside a range the text names ("Mon-Fri" and "Monday to Friday" hold Wednesday)."""
+    found = tokens(text)
+    named: set[str] = set()
+    for kind, cycle in ((_DAYS, _WEEK), (_MONTHS, _YEAR)):
+        if len({_calendar(t, kind, cycle) for t in found if t[:1].isupper()} - {None}) < 2:
+            continue
+        named |= {kind[t.lower()] for t in found if t[:1].isupper() and t.lower() in kind}
+        for start, end in _CALENDAR_RANGE.findall(text) if ranges else []:
+            first, last = _calendar(start, kind, cycle), _calendar(end, kind, cycle)
+            if first is not None and last is not None:
+                at = cycle.index(first)
+                named |= {cycle[(at + i) % len(cycle)] for i in range((cycle.index(last) - at) % len(cycle) + 1)}
+    return {_analyzer().analyze(name)[0] for name in named}
+
+
+def _calendar(word: str, kind: dict[str, str], cycle: list[str]) -> str | None:
+    """The day or month a word names, in full or abbreviated ("Sat", "Saturdays": "saturday")."""
+    lower = word.lower()
+    name = kind.get(lower) or lower.rstrip("s")
+    return name if name in cycle else None
 
 
 def _analyzer():

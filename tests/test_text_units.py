@@ -1,0 +1,34 @@
+"""text/units.py: measures read with their unit, converted within a dimension, never across."""
+
+from ragchain_cli.text.units import Measure, convert, measures, met_by_measure, named_units, same_quantity
+
+
+def test_measures_read_degrees_words_and_abbreviations():
+    assert measures("Bake at 180 °C for 40 minutes") == [Measure(180.0, "celsius", "temperature")]
+    assert measures("350 degrees Fahrenheit") == [Measure(350.0, "fahrenheit", "temperature")]
+    assert [m.unit for m in measures("a 12 km walk, 3.5 miles, 1,200 g and 2 lbs")] == \
+        ["kilometre", "mile", "gramme", "pound"]
+
+
+def test_letters_and_minutes_are_no_units():
+    assert measures("Vitamin C, 12 C, Block 3 F") == []
+    assert measures("30 min, 3 ms, in 1850 in") == []
+
+
+def test_conversion_stays_in_one_dimension():
+    (celsius,) = measures("180 °C")
+    assert round(convert(celsius, "fahrenheit")) == 356
+    assert convert(celsius, "mile") is None
+    (km,) = measures("8 km")
+    assert same_quantity(Measure(5.0, "mile", "length"), km)
+    assert not same_quantity(Measure(6.0, "mile", "length"), km)
+
+
+def test_a_question_unit_or_measure_is_met_in_any_unit():
+    passage = ["Bake the loaf at 180 °C for 50 minutes."]
+    assert named_units("At what temperature in Fahrenheit?") == [("fahrenheit", "temperature")]
+    assert met_by_measure("Fahrenheit", "in Fahrenheit?", passage)
+    assert met_by_measure("350", "How long at 350 °F?", passage)
+    assert not met_by_measure("250", "How long at 250 °F?", passage)
+    assert not met_by_measure("Fahrenheit", "in Fahrenheit?", ["Fired for six hours."])
+    assert not met_by_measure("Ashby", "Where is Ashby?", passage)
