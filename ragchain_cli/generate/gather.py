@@ -99,7 +99,7 @@ def signals(hits: list[Hit], weights: dict[str, float], passages: int, found: Se
 def sentence_share(weights: dict[str, float], found: Sentences) -> float:
     """The largest share of the question's words in one sentence read with its passage's subject."""
     titled = [stems_of(subject(hit.chunk)) for hit in found.top]
-    return max((share(weights, stems_of(found.split[p][i]) | titled[p]) for p, i in found.where if titled[p]),
+    return max((share(weights, stems | titled[p]) for (p, _), stems in zip(found.where, found.stems) if titled[p]),
                default=0.0)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 import numpy as np
@@ -43,6 +43,7 @@ class Sentences:
     scores: np.ndarray
     best_cosine: float = 0.0  # the best question-sentence cosine (0.0 without an encoder)
     best_share: float = 0.0  # the largest IDF-weighted share of the question's words in one sentence
+    stems: list[set[str]] = field(default_factory=list)  # each scored sentence's stems, in `where` order
 
     def best(self) -> str:
         """The sentence that matches the question best ("" when the passages hold none)."""
@@ -65,7 +66,7 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     held = [stems_of(u) for u in units]  # once a sentence, not once a question word
     lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
     ranked = np.where([bool(_HEADING.match(u)) for u in units], 0.0, lexical) if units else lexical
-    found = Sentences(top, split, where, ranked, best_share=float(lexical.max(initial=0.0)))
+    found = Sentences(top, split, where, ranked, best_share=float(lexical.max(initial=0.0)), stems=held)
     candidates = sorted((i for i in np.argsort(-ranked, kind="stable")[:DENSE_CANDIDATES]
                          if not _HEADING.match(units[i])), key=lambda i: len(units[i]))
     if encoder is None or not candidates:
