@@ -1,8 +1,9 @@
 """Prompt reading speed of the local model under llama.cpp settings, side by side in one run.
 
     python bench/prompt_speed.py [--llm NAME|PATH] [--tokens 520] [--repeat 5]
+    python bench/prompt_speed.py --files A.gguf B.gguf ...   # files compared at ragchain's setting
 
-Each setting gets its own loaded model; every repeat evaluates the same prompt tokens (a slice of
+Each setting (or file) gets its own loaded model; every repeat evaluates the same prompt tokens (a slice of
 README.md) once per setting, from an empty KV cache, the settings interleaved so machine load falls
 on all alike. Prints the median seconds and tokens a second of each, and the ratio to the first.
 """
@@ -28,6 +29,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--llm", default=None, help="catalogue name or GGUF path [default: the default model]")
     parser.add_argument("--tokens", type=int, default=520, help="prompt length (a typical `ask` prompt)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--files", nargs="+", default=[],
+                        help="GGUF files to compare at ragchain's setting (e.g. the shipped Q4_K_M and its F16 conversion)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from ragchain_cli.generate.llama import _import_llama_cpp
@@ -35,7 +38,11 @@ def main(argv: list[str]) -> None:
 
     llama_cpp = _import_llama_cpp()
     path = str(resolve_model(args.llm))
-    models = {name: llama_cpp.Llama(model_path=path, n_ctx=2048, verbose=False, **kw) for name, kw in SETTINGS.items()}
+    if args.files:
+        ours = next(iter(SETTINGS.values()))
+        models = {Path(f).name: llama_cpp.Llama(model_path=f, n_ctx=2048, verbose=False, **ours) for f in args.files}
+    else:
+        models = {name: llama_cpp.Llama(model_path=path, n_ctx=2048, verbose=False, **kw) for name, kw in SETTINGS.items()}
     text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     tokens = next(iter(models.values())).tokenize(text.encode("utf-8"))[: args.tokens]
     seconds: dict[str, list[float]] = {name: [] for name in models}
