@@ -2,12 +2,8 @@
 
 - `next_attempt` says whether the draft should be asked again (the orchestrator's loop): a yes/no
   question's reply that takes no side is asked again for yes or no first; any other reply that
-  holds less than DRAWN_FROM_BEST of its own words from every sentence it read of the document
-  holding the sentence best matching the question is read again on that sentence and its
-  neighbours (`focus_tokens`). (Until session 16 the reply had to come from the best sentence
-  itself; in a document whose best-matching sentence only names the subject, such as "three
-  options" before the decision, or an FAQ's question before its answer, that replaced right
-  answers with the matching sentence.)
+  holds less than DRAWN_FROM_BEST of its own words from the sentence best matching the question is
+  read again on that sentence and its neighbours (`focus_tokens`).
 - `keep` chooses between two drafts: the yes/no reminder's reply replaces the first; a focused
   reading is kept when more of its own words come from the best sentence.
 - `verify` gives the Verdict: refused (the model itself found no answer), or answered, verified
@@ -24,7 +20,6 @@ from dataclasses import dataclass, field
 
 from ..text.claims import hedged, opposite_side, said_side, side_case, state_side, takes_side
 from ..text.conditions import unmet
-from ..text.sentences import sentences
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
 from ..text.words import TermStats
 from ..types import Citation
@@ -61,20 +56,9 @@ def next_attempt(decision: Decision, draft: Draft, focus_tokens: int) -> Attempt
         return None if takes_side(draft.text, decision.question) else \
             dataclasses.replace(draft.attempt, reminder=YES_NO_REMINDER)
     best = decision.gathered.found.best()
-    if focus_tokens and best and _drawn_from_best_document(draft, decision) < DRAWN_FROM_BEST:
+    if focus_tokens and best and drawn_from(draft.text, decision.question, best) < DRAWN_FROM_BEST:
         return Attempt(tokens=focus_tokens, focused=True)
     return None
-
-
-def _drawn_from_best_document(draft: Draft, decision: Decision) -> float:
-    """The largest share of the draft's own words that one sentence it read holds, among the
-    sentences of the document that holds the best sentence (a draft taken from that document has not
-    wandered to another source, even if the best-matching sentence is not the one that answers)."""
-    found = decision.gathered.found
-    p, _ = found.where[int(found.scores.argmax())]
-    doc = found.top[p].doc_id
-    return max((drawn_from(draft.text, decision.question, unit) for hit in draft.passages
-                if hit.doc_id == doc for unit in sentences(hit.chunk.text)), default=0.0)
 
 
 def keep(first: Draft, second: Draft, decision: Decision) -> Draft:
