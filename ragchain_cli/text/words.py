@@ -151,7 +151,7 @@ def stems_of(text: str) -> set[str]:
     numbers = {number(t) for t in found if t[:1].isdigit()}
     numbers |= {NUMBER_WORDS[t.lower()] for t in found if t.lower() in NUMBER_WORDS}
     numbers |= {f"{v:g}" if v < 1e6 else f"{v:.0f}" for v in values(text)}
-    return numbers | calendar_names(text) | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
+    return numbers | _calendar_stems(text, found) | set(_analyzer().analyze(" ".join(t for t in found if not t[:1].isdigit())))
 
 
 def calendar_names(text: str, ranges: bool = False) -> set[str]:
@@ -159,7 +159,11 @@ def calendar_names(text: str, ranges: bool = False) -> set[str]:
     their names. A capitalised abbreviation counts only in a text that names two or more days (or
     months): a timetable's columns, not "Sat down" or "Sun cream". With `ranges`, also the days or
     months inside a range the text names ("Mon-Fri" and "Monday to Friday" hold Wednesday)."""
-    found = tokens(text)
+    return _calendar_stems(text, tokens(text), ranges)
+
+
+def _calendar_stems(text: str, found: list[str], ranges: bool = False) -> set[str]:
+    """calendar_names over the text's tokens already found (stems_of tokenises once)."""
     named: set[str] = set()
     for kind, cycle in ((_DAYS, _WEEK), (_MONTHS, _YEAR)):
         if len({_calendar(t, kind, cycle) for t in found if t[:1].isupper()} - {None}) < 2:
