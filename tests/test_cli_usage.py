@@ -69,3 +69,20 @@ def test_version_prints_the_installed_version(cli):
 
     result = cli("--version")
     assert result.code == 0 and result.out.strip() == f"ragchain {version('ragchain-cli')}"
+
+
+def test_a_ctrl_c_inside_a_string_exec_still_exits_130_under_python_m(tmp_path):
+    import signal
+
+    # a real SIGINT, raised while exec() runs a string (as dataclasses do while a library is imported):
+    # CPython marks it unhandled, and under `python -m` would kill the process with SIGINT (-2) at exit
+    (tmp_path / "interrupted_cli.py").write_text(
+        "from ragchain_cli.cli import app\n"
+        "def command(**_):\n"
+        "    exec('import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\nfor _ in range(10**8): pass')\n"
+        "app.app = command\n"
+        "app.main()\n")
+    done = subprocess.run([sys.executable, "-m", "interrupted_cli"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr

@@ -95,4 +95,16 @@ def main() -> None:
     """The `ragchain` program: this process is the CLI's own, so it sets the process switches
     (offline, quiet, one BLAS thread; offline.cli_process) before any command loads a library."""
     cli_process()
-    sys.exit(run())
+    code = run()
+    if code == 130:
+        _forget_the_interrupt()
+    sys.exit(code)
+
+
+def _forget_the_interrupt() -> None:
+    """Let an interrupted command exit 130, as output.py's table says. A Ctrl-C that lands inside an
+    exec() of a string (dataclasses and namedtuple build methods so, while a library is imported)
+    leaves CPython's "unhandled KeyboardInterrupt" mark set although run() handled it, and under
+    `python -m` the interpreter then kills itself with SIGINT at exit whatever code sys.exit gives
+    (Modules/main.c, Py_RunMain). Each exec() of a string clears the mark when it starts."""
+    exec("pass")  # noqa: S102 - a constant string: no input reaches it
