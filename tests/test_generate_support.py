@@ -162,6 +162,17 @@ def test_a_markdown_heading_is_never_the_best_sentence():
     assert only.best_share == 3.0 / 9.0  # and the evidence still reads a heading's words
 
 
+def test_a_question_in_the_passages_is_never_the_best_sentence():
+    faq = ("Q: I forgot my password. How do I reset my password?\n"
+           "A: Use the self-service page and choose a new password.")
+    weights = {"forgot": 3.0, "password": 2.0, "reset": 2.0}
+    found = score_sentences("I forgot my password. How do I reset it?", [hit(1, faq)], weights)
+    assert found.best() == "A: Use the self-service page and choose a new password."  # shares fewer words
+    stated = score_sentences("How do I reset my password?", [hit(1, "Forgot your password? Quebec: reset by phone.")],
+                            weights)
+    assert stated.best() == "Quebec: reset by phone."  # a label that is not a question's stays a sentence
+
+
 def test_a_remark_on_the_passages_is_no_answer_but_a_preamble_before_a_fact_is_stripped():
     assert speaks_of_passages("The passage is about the fishing in Heron Inlet, not about the fishing in Heron Inlet.")
     assert speaks_of_passages("The passage on violins is not relevant to the answer.")

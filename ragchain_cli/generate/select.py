@@ -22,9 +22,10 @@ from ..text.sentences import sentences
 from ..text.words import stems_of
 
 LEXICAL_WEIGHT = 0.5
-# A Markdown heading names a topic and states nothing: it shares the question's words without
-# answering it, so it is never a best sentence (it is still read as a neighbour of one).
-_HEADING = re.compile(r"#{1,6}\s")
+# A Markdown heading names a topic, and a question (an FAQ's "Q:" line, any sentence ending in "?")
+# asks one: neither states anything. They share the question's words without answering it, so
+# neither is ever a best sentence (each is still read as a neighbour of one).
+_STATES_NOTHING = re.compile(r"#{1,6}\s|(?:Q|Question)\s*:|.*\?\s*$", re.DOTALL)
 DENSE_CANDIDATES = 16  # sentences embedded per question: encoding every one cost seconds on 2 cores
 BATCH = 8
 
@@ -65,10 +66,10 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     total = sum(weights.values()) or 1.0
     held = [stems_of(u) for u in units]  # once a sentence, not once a question word
     lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
-    ranked = np.where([bool(_HEADING.match(u)) for u in units], 0.0, lexical) if units else lexical
+    ranked = np.where([bool(_STATES_NOTHING.match(u)) for u in units], 0.0, lexical) if units else lexical
     found = Sentences(top, split, where, ranked, best_share=float(lexical.max(initial=0.0)), stems=held)
     candidates = sorted((i for i in np.argsort(-ranked, kind="stable")[:DENSE_CANDIDATES]
-                         if not _HEADING.match(units[i])), key=lambda i: len(units[i]))
+                         if not _STATES_NOTHING.match(units[i])), key=lambda i: len(units[i]))
     if encoder is None or not candidates:
         return found
     found.scores = LEXICAL_WEIGHT * ranked - 1.0  # below any embedded candidate's
