@@ -86,3 +86,18 @@ def test_a_ctrl_c_inside_a_string_exec_still_exits_130_under_python_m(tmp_path):
                           timeout=120, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_error_raised_in_place_of_a_ctrl_c_is_reported_as_an_interrupt(monkeypatch, capsys):
+    from ragchain_cli.cli import app
+
+    def command(**_):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:  # as a lazy import does: the interrupt becomes an import error
+            raise ModuleNotFoundError("Could not import module 'PreTrainedModel'") from exc
+
+    monkeypatch.setattr(app, "app", command)
+    assert app.run([]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Traceback" not in err and "bug" not in err

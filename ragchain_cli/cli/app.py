@@ -82,6 +82,9 @@ def run(argv: list[str] | None = None) -> int:
         exc.show()
         return exc.exit_code
     except Exception as exc:  # a bug: the traceback says where, the hint what to do with it
+        if _after_an_interrupt(exc):
+            error("interrupted")
+            return 130
         traceback.print_exc()
         error(f"unexpected {type(exc).__name__}: {shown(str(exc))}",
               "this is a bug in ragchain; the traceback above shows where - please report it with the command")
@@ -89,6 +92,19 @@ def run(argv: list[str] | None = None) -> int:
     finally:
         gc.unfreeze()  # commands freeze what they loaded (common.settle); in-process callers get GC back
     return code if isinstance(code, int) else 0
+
+
+def _after_an_interrupt(exc: BaseException) -> bool:
+    """An error raised while a Ctrl-C was being handled. A library that catches the KeyboardInterrupt
+    during an import can raise an import error in its place (seen once from transformers' lazy
+    modules when Ctrl-C came while sentence-transformers loaded)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def main() -> None:
