@@ -66,10 +66,11 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     total = sum(weights.values()) or 1.0
     held = [stems_of(u) for u in units]  # once a sentence, not once a question word
     lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
-    ranked = np.where([bool(_STATES_NOTHING.match(u)) for u in units], 0.0, lexical) if units else lexical
+    says_nothing = [bool(_STATES_NOTHING.match(u)) for u in units]
+    ranked = np.where(says_nothing, 0.0, lexical) if units else lexical
     found = Sentences(top, split, where, ranked, best_share=float(lexical.max(initial=0.0)), stems=held)
-    candidates = sorted((i for i in np.argsort(-ranked, kind="stable")[:DENSE_CANDIDATES]
-                         if not _STATES_NOTHING.match(units[i])), key=lambda i: len(units[i]))
+    candidates = sorted((i for i in np.argsort(-ranked, kind="stable")[:DENSE_CANDIDATES] if not says_nothing[i]),
+                        key=lambda i: len(units[i]))
     if encoder is None or not candidates:
         return found
     found.scores = LEXICAL_WEIGHT * ranked - 1.0  # below any embedded candidate's
