@@ -9,7 +9,7 @@ from ragchain_cli.generate.answer import SentenceStream
 from ragchain_cli.generate.decide import score
 from ragchain_cli.generate.gather import Signals, question_weights, share, signals
 from ragchain_cli.generate.select import score_sentences, select_context
-from ragchain_cli.generate.support import check_support, drawn_from, key_terms
+from ragchain_cli.generate.support import Support, check_support, drawn_from, key_terms
 from ragchain_cli.text.replies import says_unknown, shorten, speaks_of_passages
 from ragchain_cli.text.sentences import sentences
 from ragchain_cli.text.words import TermStats, stems_of
@@ -179,3 +179,13 @@ def test_a_remark_on_the_passages_is_no_answer_but_a_preamble_before_a_fact_is_s
     assert not speaks_of_passages("The passage of the Act in 1867 made it a province.")  # a fact
     assert not speaks_of_passages("Passage Island is closed in May.")
     assert shorten("The passage [2] states that the drum kit has a pair of hi-hats.") == "The drum kit has a pair of hi-hats."
+
+
+def test_a_time_the_tokenizer_splits_is_named_whole_in_the_reason():
+    passages = ["Take all rubbish back to the mainland with you. Quiet hours are from 22:00 to 07:00.",
+                "Season: Winter; Days: Sunday; From Tarn Island: 16:10."]
+    answer = "The last boat back to the mainland leaves on Sundays at 16:10."
+    support = check_support(answer, "When does the last boat back to the mainland leave on Sundays?", passages)
+    assert support.elsewhere == ["16", "10"]
+    assert support.reason(answer) == "16:10 comes from another sentence than the rest of the answer"
+    assert "2024-05-01" in Support(False, missing=["2024", "05", "01", "Harbour"]).reason("Open on 2024-05-01 at Harbour.")

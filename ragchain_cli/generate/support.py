@@ -53,20 +53,41 @@ class Support:
     elsewhere: list[str] = field(default_factory=list)  # found, but in another sentence than the rest of the answer
     units: list[str] = field(default_factory=list)  # a number the passages give with another unit or noun
 
-    def reason(self) -> str:
-        """Why the answer is not verified, as a phrase ("" when it is)."""
+    def reason(self, answer: str = "") -> str:
+        """Why the answer is not verified, as a phrase ("" when it is); its terms named as `answer` writes them."""
         if self.supported:
             return ""
-        reasons = [f"the passages do not contain {', '.join(self.missing)}"] if self.missing else []
+        reasons = [f"the passages do not contain {_named(self.missing, answer)}"] if self.missing else []
         if self.apart:
             rest = [t for t in self.checked if t not in self.apart and t not in self.missing]
-            reasons.append(f"no one passage holds {', '.join(self.apart)}"
-                           + (f" together with {', '.join(rest)}" if rest else " together"))
+            reasons.append(f"no one passage holds {_named(self.apart, answer)}"
+                           + (f" together with {_named(rest, answer)}" if rest else " together"))
         if self.elsewhere:
-            reasons.append(f"{', '.join(self.elsewhere)} comes from another sentence than the rest of the answer")
+            terms = as_written(self.elsewhere, answer)
+            reasons.append(f"{', '.join(terms)} come{'s' * (len(terms) == 1)} from another sentence than the rest of the answer")
         if self.units:
             reasons.append(f"the passages give {', '.join(self.units)} with another unit or noun")
         return "; ".join(reasons) or "the passages do not contain its key content"
+
+
+_WRITTEN_NUMBER = re.compile(r"\d+(?:[:./-]\d+)+")
+
+
+def as_written(terms: list[str], answer: str) -> list[str]:
+    """The terms, with a time, date or ratio the tokenizer split ("16:10": 16 and 10) named whole, as
+    the answer writes it."""
+    named = list(terms)
+    for match in _WRITTEN_NUMBER.finditer(answer):
+        parts = re.findall(r"\d+", match.group())
+        if all(part in named for part in parts):
+            at = named.index(parts[0])
+            named = [t for t in named if t not in parts]
+            named.insert(min(at, len(named)), match.group())
+    return named
+
+
+def _named(terms: list[str], answer: str) -> str:
+    return ", ".join(as_written(terms, answer))
 
 
 def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:

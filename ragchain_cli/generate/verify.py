@@ -82,7 +82,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     support = check_support(text, question, passages, stats)
     why = _side_problem(text, decision) or (REMARK if speaks_of_passages(text) else "") \
         or (ECHO if not decision.polar and not adds_to(text, question) else "") \
-        or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or support.reason()
+        or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or support.reason(text)
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
