@@ -64,7 +64,8 @@ class Support:
                            + (f" together with {_named(rest, answer)}" if rest else " together"))
         if self.elsewhere:
             terms = as_written(self.elsewhere, answer)
-            reasons.append(f"{', '.join(terms)} come{'s' * (len(terms) == 1)} from another sentence than the rest of the answer")
+            verb = "comes" if len(terms) == 1 else "come"
+            reasons.append(f"{', '.join(terms)} {verb} from another sentence than the rest of the answer")
         if self.units:
             reasons.append(f"the passages give {', '.join(self.units)} with another unit or noun")
         return "; ".join(reasons) or "the passages do not contain its key content"

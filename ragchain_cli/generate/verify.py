@@ -7,8 +7,8 @@
 - `keep` chooses between two drafts: the yes/no reminder's reply replaces the first; a focused
   reading is kept when more of its own words come from the best sentence.
 - `verify` gives the Verdict: refused (the model itself found no answer), or answered, verified
-  or not verified with the first reason that holds: no side or both sides of a yes/no question
-  (text/claims.py), a remark on the passages instead of an answer (text/replies.py), a number,
+  or not verified with the first reason that holds: no side or both sides of a yes/no question, or
+  the side opposite to the one a passage sentence stating the whole claim takes (text/claims.py), a remark on the passages instead of an answer (text/replies.py), a number,
   rank or negation of the question the answer's own passage does not state (text/conditions.py),
   or key content the passages do not hold (support.py).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ..text.claims import hedged, opposite_side, said_side, side_case, state_side, takes_side
+from ..text.claims import hedged, opposite_side, passage_side, said_side, side_case, state_side, takes_side
 from ..text.conditions import unmet
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
 from ..text.words import TermStats
@@ -32,6 +32,7 @@ from .support import adds_to, check_support, drawn_from
 DRAWN_FROM_BEST = 0.5
 NO_SIDE = "the answer does not say yes or no"
 BOTH_SIDES = 'the answer says "{side}" and then the opposite'
+CONTRADICTED = 'the passages say "{side}": "{sentence}"'
 REMARK = "the answer speaks of the passages, not of what the question asks"
 ECHO = "the answer only repeats the question"
 GARBLED = "the answer does not read as one sentence (text copied across columns or lines)"
@@ -80,7 +81,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     if decision.polar:
         text = side_case(state_side(text, question, passages), question, passages)
     support = check_support(text, question, passages, stats)
-    why = _side_problem(text, decision) or (REMARK if speaks_of_passages(text) else "") \
+    why = _side_problem(text, decision, passages) or (REMARK if speaks_of_passages(text) else "") \
         or (ECHO if not decision.polar and not adds_to(text, question) else "") \
         or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or support.reason(text)
     citations = draft.citations
@@ -90,13 +91,17 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     return Verdict(True, not why, text, why, citations, support.missing + support.apart)
 
 
-def _side_problem(text: str, decision: Decision) -> str:
+def _side_problem(text: str, decision: Decision, passages: list[str]) -> str:
     if not decision.polar:
         return ""
     if not takes_side(text, decision.question) or (said_side(text) is None and hedged(text, decision.question)):
         return NO_SIDE
     if opposite_side(text, decision.question):
         return BOTH_SIDES.format(side=said_side(text))
+    against = passage_side(decision.question, passages)  # "Yes, mayflies have mouths." over "... do not have mouths"
+    if against is not None and said_side(text) not in (None, against[0]):
+        side, sentence = against
+        return CONTRADICTED.format(side=side, sentence=sentence if len(sentence) <= 160 else sentence[:157] + "...")
     return ""
 
 

@@ -30,6 +30,7 @@ import re
 
 from .compare import compared_side, comparison, quantities, range_side, two_sided
 from .conditions import source
+from .sentences import sentences
 from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, is_negation, number, stem, stems_of,
                     tokens, without_markers)
 
@@ -128,6 +129,32 @@ def _plain_side(answer: str, question: str, passages) -> str | None:
     if asked <= held and asked_values <= said_values and asked_claims <= claims:
         return "yes"
     return None
+
+
+def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
+    """The side the passages take on a yes/no question, with a sentence that takes it: `side_of` read
+    on each sentence that holds every content word, number and rank of the question ("Adult mayflies
+    do not have working mouths" for "Do adult mayflies have working mouths?": "no"). A sentence that
+    holds only some of them may be about something else ("The 8:30 ferry does not stop at Ardmore"
+    for "Does the 9:30 ferry stop at Ardmore?"). None when no such sentence takes a side, or when
+    they take both.
+    """
+    asked, numbers = _asked(question), _ranks_and_numbers(_words(question))
+    found: dict[str, str] = {}
+    for passage in passages:
+        for unit in sentences(passage):
+            whole = asked and asked <= stems_of(without_markers(unit)) and numbers <= _ranks_and_numbers(_words(unit))
+            side = None if not whole else "no" if _denies(unit, asked) else side_of(unit, question, passages)
+            if side is not None:
+                found.setdefault(side, unit)
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
+def _denies(sentence: str, asked: set[str]) -> bool:
+    """A sentence with no contrast whose negation scopes the claim ("Adult mayflies do not have working
+    mouths and live only a day"): the qualifier of another clause leaves the denial whole."""
+    words = _words(sentence)
+    return not set(words) & _CONTRASTS and bool(_negates_claim(words, asked))
 
 
 def hedged(answer: str, question: str) -> bool:
