@@ -61,6 +61,8 @@ _CONTRASTS = frozenset("but however although though whereas while yet".split())
 _SEMI_MODALS = frozenset({"need"})
 _SUBORDINATE = frozenset("who whom whose which that if unless when where whether because".split())
 _CLAUSE_TOKEN = re.compile(r"[,;]|" + TOKEN.pattern, re.UNICODE)
+_EXCEPTING = frozenset({"except", "excluding"})
+EXCEPTED_WITHIN = 3  # words after "except" that it may name: "except on public holidays"
 
 
 def is_polar(question: str) -> bool:
@@ -144,10 +146,26 @@ def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
     for passage in passages:
         for unit in sentences(passage):
             whole = asked and asked <= stems_of(without_markers(unit)) and numbers <= _ranks_and_numbers(_words(unit))
-            side = None if not whole else "no" if _denies(unit, asked) else side_of(unit, question, passages)
+            denied = _denies(unit, asked) or _excepted(unit, question)
+            side = None if not whole else "no" if denied else side_of(unit, question, passages)
             if side is not None:
                 found.setdefault(side, unit)
     return next(iter(found.items())) if len(found) == 1 else None
+
+
+def _excepted(sentence: str, question: str) -> bool:
+    """The sentence excepts a word of the question ("open every day except Sunday" for "Is it open on
+    Sunday?"): "except" or "excluding", not in the question, with the word among the next
+    EXCEPTED_WITHIN words of its clause."""
+    words, asked_words = _words(sentence), set(_words(question))
+    asked = stems_of(without_markers(question))
+    for i, word in enumerate(words):
+        if word in _EXCEPTING and word not in asked_words:
+            after = words[i + 1:i + 1 + EXCEPTED_WITHIN]
+            clause = after[:after.index(",")] if "," in after else after
+            if any(is_content(w) and stem(w) in asked for w in clause):
+                return True
+    return False
 
 
 def _denies(sentence: str, asked: set[str]) -> bool:
