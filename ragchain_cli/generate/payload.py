@@ -24,12 +24,12 @@ def blank(question: str) -> dict:
 
 def retrieved(question: str, hits: list[Hit], timings: dict) -> dict:
     """--no-generate: the hits with their text, nothing asked of a model."""
-    return {"question": question, "hits": hits_payload(hits), "timings": rounded(timings)}
+    return {"question": question, "hits": hits_payload(hits, question), "timings": rounded(timings)}
 
 
 def refused(decision: Decision, text: str, hits: list[Hit], timings: dict) -> dict:
     return {"question": decision.question, "answer": text, "answered": False, "supported": None, "citations": [],
-            "hits": hits_payload(hits), "timings": rounded(timings), "evidence": decision.evidence()}
+            "hits": hits_payload(hits, decision.question), "timings": rounded(timings), "evidence": decision.evidence()}
 
 
 def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) -> dict:
@@ -37,8 +37,9 @@ def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) 
         return {**refused(decision, NOT_SAID, draft.passages, timings), "draft": draft.text}
     return {"question": decision.question, "answer": verdict.text, "answered": True, "supported": verdict.supported,
             "not_verified": verdict.reason or None, "unsupported_terms": verdict.unsupported,
-            "citations": [citation(c) for c in verdict.citations], "hits": hits_payload(draft.passages),
-            "timings": rounded(timings), "evidence": decision.evidence()}
+            "citations": [citation(c) for c in verdict.citations],
+            "hits": hits_payload(draft.passages, decision.question), "timings": rounded(timings),
+            "evidence": decision.evidence()}
 
 
 def citation(c) -> dict:
@@ -46,8 +47,8 @@ def citation(c) -> dict:
             "cited": getattr(c, "cited", True)}
 
 
-def hits_payload(hits: list[Hit]) -> list[dict]:
-    return [{**hit_payload(i, h), "text": h.chunk.text} for i, h in enumerate(hits, 1)]
+def hits_payload(hits: list[Hit], question: str = "") -> list[dict]:
+    return [{**hit_payload(i, h, question), "text": h.chunk.text} for i, h in enumerate(hits, 1)]
 
 
 def rounded(timings: dict[str, float]) -> dict[str, float]:
