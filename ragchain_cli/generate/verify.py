@@ -26,7 +26,7 @@ from ..types import Citation
 from .decide import Decision
 from .draft import Attempt, Draft
 from .prompt import YES_NO_REMINDER, SourceConsulted
-from .support import adds_to, check_support, drawn_from
+from .support import adds_to, as_written, check_support, drawn_from
 
 # Chosen on half A of qa-cmu-dev (bench/RESULTS.md has both halves).
 DRAWN_FROM_BEST = 0.5
@@ -88,7 +88,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
         citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
-    return Verdict(True, not why, text, why, citations, support.missing + support.apart)
+    return Verdict(True, not why, text, why, citations, as_written(support.missing + support.apart, text))
 
 
 def _side_problem(text: str, decision: Decision, passages: list[str]) -> str:
