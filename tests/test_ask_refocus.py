@@ -77,3 +77,20 @@ def test_no_abstain_answers_even_when_the_evidence_is_weak(sample_index):
     payload = ask(sample_index, "What is the airspeed velocity of an unladen swallow?", model, abstain=False)
     assert model.calls and payload["answered"] is True, payload
     assert payload["supported"] is False and payload["evidence"]["score"] < 0  # invented: not verified
+
+
+def test_a_yes_no_reply_the_passages_contradict_is_read_again_on_the_sentence_it_contradicts(sample_index):
+    model = ScriptedModel("No, Heron Inlet is not closed to sampling.",
+                          "Yes, Heron Inlet is closed to all sampling from 1 April to 15 July.")
+    payload = ask(sample_index, "Is Heron Inlet closed to sampling?", model)
+    assert len(model.calls) == 2 and YES_NO_REMINDER in model.asked(1), payload
+    assert "Heron Inlet is closed to all sampling from 1 April to 15 July" in model.asked(1)
+    assert len(model.asked(1)) < len(model.asked(0))  # that sentence and its neighbours only
+    assert payload["answer"].startswith("Yes, Heron Inlet is closed") and payload["supported"] is True, payload
+
+
+def test_a_yes_no_reply_that_still_contradicts_the_passages_is_not_verified(sample_index):
+    model = ScriptedModel("No, Heron Inlet is not closed to sampling.", "No, it is never closed.")
+    payload = ask(sample_index, "Is Heron Inlet closed to sampling?", model)
+    assert len(model.calls) == 2 and payload["supported"] is False, payload
+    assert payload["not_verified"].startswith('the passages say "yes": "Heron Inlet is closed'), payload

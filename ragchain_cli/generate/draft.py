@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..types import Citation, Hit
 from .answer import ChatModel, generate_answer, pack
 from .prompt import ANSWER_REMINDER
-from .select import Sentences, choose
+from .select import Sentences, anchored, choose
 
 PASSAGE_HEADER_TOKENS = 24  # the "<passage [n] source: ...>" line around each passage
 
@@ -22,6 +22,7 @@ class Attempt:
     tokens: int  # passage tokens the model reads
     reminder: str = ANSWER_REMINDER
     focused: bool = False  # a second reading of the sentence that best matches the question
+    anchor: str = ""  # ... or of this sentence: the one a yes/no reply contradicted (verify.next_attempt)
 
 
 @dataclass
@@ -42,6 +43,6 @@ def context(found: Sentences, model: ChatModel, question: str, tokens: int, pass
 
 def draft(question: str, attempt: Attempt, found: Sentences, model: ChatModel, passages: int,
           max_tokens: int) -> Draft:
-    packed = context(found, model, question, attempt.tokens, passages, max_tokens)
+    packed = context(anchored(found, attempt.anchor), model, question, attempt.tokens, passages, max_tokens)
     answer = generate_answer(question, packed, model, max_tokens, reminder=attempt.reminder)
     return Draft(answer.text, answer.citations, packed, attempt, answer.timings["generate"])

@@ -85,6 +85,17 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     return found
 
 
+def anchored(found: Sentences, sentence: str) -> Sentences:
+    """The sentences with `sentence` (or the one holding it) scored first: the centre of a reading
+    that must read it. Unchanged when `sentence` is empty or in none of them."""
+    at = next((k for k, (p, i) in enumerate(found.where) if sentence and sentence in found.split[p][i]), None)
+    if at is None:
+        return found
+    scores = found.scores.copy()
+    scores[at] = scores.max() + 1.0
+    return dataclasses.replace(found, scores=scores)
+
+
 def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str], int], budget_tokens: int,
                    weights: dict[str, float], encoder: Encoder | None = None, passages: int = 4,
                    neighbours: int = 1, dedupe: bool = True) -> list[Hit]:

@@ -1,14 +1,17 @@
 """Stage 4, verify: is the draft drawn from the passages, which side does it take, and why not.
 
 - `next_attempt` says whether the draft should be asked again (the orchestrator's loop): a yes/no
-  question's reply that takes no side is asked again for yes or no first; any other reply that
-  holds less than DRAWN_FROM_BEST of its own words from the sentence best matching the question is
-  read again on that sentence and its neighbours (`focus_tokens`).
+  question's reply that takes no side is asked again for yes or no first; one that takes the side
+  opposite to the passages' (text/claims.passage_side) is read again, for yes or no first, on the
+  sentence it contradicts and its neighbours; any other reply that holds less than DRAWN_FROM_BEST
+  of its own words from the sentence best matching the question is read again on that sentence and
+  its neighbours (`focus_tokens`).
 - `keep` chooses between two drafts: the yes/no reminder's reply replaces the first; a focused
   reading is kept when more of its own words come from the best sentence.
 - `verify` gives the Verdict: refused (the model itself found no answer), or answered, verified
   or not verified with the first reason that holds: no side or both sides of a yes/no question, or
-  the side opposite to the one a passage sentence stating the whole claim takes (text/claims.py), a remark on the passages instead of an answer (text/replies.py), a number,
+  the side opposite to the one the passage sentences stating the whole claim take
+  (text/claims.py), a remark on the passages instead of an answer (text/replies.py), a number,
   rank or negation of the question the answer's own passage does not state (text/conditions.py),
   or key content the passages do not hold (support.py).
 """
@@ -18,7 +21,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ..text.claims import hedged, opposite_side, passage_side, said_side, side_case, state_side, takes_side
+from ..text.claims import (hedged, opposite_side, passage_side, said_side, side_case, side_of, state_side,
+                           takes_side)
 from ..text.conditions import unmet
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
 from ..text.words import TermStats
@@ -54,18 +58,30 @@ def next_attempt(decision: Decision, draft: Draft, focus_tokens: int) -> Attempt
     if draft.history or draft.attempt != Attempt(draft.attempt.tokens) or says_unknown(draft.text):
         return None
     if decision.polar:
-        return None if takes_side(draft.text, decision.question) else \
-            dataclasses.replace(draft.attempt, reminder=YES_NO_REMINDER)
+        if not takes_side(draft.text, decision.question):
+            return dataclasses.replace(draft.attempt, reminder=YES_NO_REMINDER)
+        against = _contradicted(draft, decision.question)
+        return Attempt(focus_tokens, YES_NO_REMINDER, focused=True, anchor=against) if focus_tokens and against else None
     best = decision.gathered.found.best()
     if focus_tokens and best and drawn_from(draft.text, decision.question, best) < DRAWN_FROM_BEST:
         return Attempt(tokens=focus_tokens, focused=True)
     return None
 
 
+def _contradicted(draft: Draft, question: str) -> str:
+    """The passage sentence whose side on a yes/no question the reply contradicts ("" when none)."""
+    passages = [h.chunk.text for h in draft.passages]
+    against = passage_side(question, passages)
+    side = said_side(draft.text) or side_of(draft.text, question, passages)
+    return against[1] if against is not None and side not in (None, against[0]) else ""
+
+
 def keep(first: Draft, second: Draft, decision: Decision) -> Draft:
     """The draft to go on with, carrying the time both took."""
     chosen = second
-    if second.attempt.focused:
+    if second.attempt.anchor:  # the reading of the sentence the first reply contradicted
+        chosen = first if says_unknown(second.text) else second
+    elif second.attempt.focused:
         best = decision.gathered.found.best()
         if says_unknown(second.text) or \
                 drawn_from(second.text, decision.question, best) <= drawn_from(first.text, decision.question, best):
