@@ -13,7 +13,7 @@ from __future__ import annotations
 from .words import TOKEN, content_stems, stem
 
 SNIPPET_WIDTH = 240
-LEAD = 60  # characters of context kept before the first matched word
+LEAD = 100  # characters of context kept before a matched word (back to its sentence start when that is nearer)
 ELLIPSIS = "... "
 
 
