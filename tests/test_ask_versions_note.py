@@ -30,3 +30,12 @@ def test_an_answer_that_lists_the_newest_version_names_its_group():
 def test_a_refusal_names_every_group_it_reconciled():
     payload = {"answered": False, "hits": [{"doc_id": "field-guide.pdf"}], "versions": [GROUP]}
     assert "policy-2021.md" in _shown(payload)
+
+
+def test_a_refusal_leaves_out_a_group_whose_older_version_said_nothing_of_the_question():
+    said = {"sentence": "Staff may work from home on up to two days per week."}
+    unrelated = {"answered": False, "question": "Do adult mayflies have working mouths?",
+                 "hits": [{"doc_id": "field-guide.pdf"}], "versions": [{**GROUP, "older_said": said}]}
+    assert _shown(unrelated) == ""
+    related = {**unrelated, "question": "Can staff work from home on Fridays?"}
+    assert "Staff may work from home on up to two days per week" in _shown(related)

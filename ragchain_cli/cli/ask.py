@@ -169,12 +169,24 @@ def _versions(console, payload: dict) -> None:
     for group in payload.get("versions", []):
         if payload["answered"] and group["newest"] not in listed:
             continue
+        if not payload["answered"] and not _about(group, payload.get("question", "")):
+            continue
         if group["how"] in _HOW:
             names = {"new": shown(group["newest"]), "old": shown(", ".join(group["older"]))}
             console.print(f"[dim]{_HOW[group['how']].format(**names)}[/]")
         said = group.get("older_said")
         if said and not payload["answered"]:
             console.print(f'[dim]  the older version said: "{shown(said["sentence"])}"[/]')
+
+
+def _about(group: dict, question: str) -> bool:
+    """Can a refusal's version group bear on the question? Not when what the older version said shares
+    fewer than two of its content words ("Do adult mayflies have working mouths?", refused, has nothing
+    to learn from "Staff may work from home ..."), or its one word when it has one."""
+    from ..text.words import content_stems
+
+    said, asked = (group.get("older_said") or {}).get("sentence", ""), set(content_stems(question))
+    return not said or not asked or len(set(content_stems(said)) & asked) >= min(2, len(asked))
 
 
 def _where(hit: dict) -> str:
