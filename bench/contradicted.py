@@ -3,7 +3,7 @@
     python bench/contradicted.py --answers ANSWERS.jsonl [--gold GOLD.jsonl]
 
 ANSWERS is `ragchain ask - --json` output (one JSON object a line, each with the passages the model
-read as `hits`). For every answered yes/no question, `text.claims.passage_side` reads the side that
+read as `hits`). For every answered yes/no question, `text.sides.passage_side` reads the side that
 the passage sentences stating the whole claim take; a line is printed where the answer says the
 other side. With GOLD (the `eval --qa` JSONL, same order), each line also shows the gold answer.
 `verify` applies the same reading, so on answers made before it was added this lists the answers
@@ -17,7 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-from ragchain_cli.text.claims import is_polar, passage_side, said_side
+from ragchain_cli.text.claims import is_polar, said_side
+from ragchain_cli.text.sides import passage_side
 
 
 def rows(path: Path) -> list[dict]:

@@ -2,7 +2,7 @@
 
 - `next_attempt` says whether the draft should be asked again (the orchestrator's loop): a yes/no
   question's reply that takes no side is asked again for yes or no first; one that takes the side
-  opposite to the passages' (text/claims.passage_side) is read again, for yes or no first, on the
+  opposite to the passages' (text/sides.py) is read again, for yes or no first, on the
   sentence it contradicts and its neighbours; any other reply that holds less than DRAWN_FROM_BEST
   of its own words from the sentence best matching the question is read again on that sentence and
   its neighbours (`focus_tokens`).
@@ -11,7 +11,7 @@
 - `verify` gives the Verdict: refused (the model itself found no answer), or answered, verified
   or not verified with the first reason that holds: no side or both sides of a yes/no question, or
   the side opposite to the one the passage sentences stating the whole claim take
-  (text/claims.py), a remark on the passages instead of an answer (text/replies.py), a number,
+  (text/claims.py, text/sides.py), a remark on the passages instead of an answer (text/replies.py), a number,
   rank or negation of the question the answer's own passage does not state (text/conditions.py),
   or key content the passages do not hold (support.py).
 """
@@ -21,10 +21,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from ..text.claims import (hedged, opposite_side, passage_side, said_side, side_case, side_of, state_side,
-                           takes_side)
+from ..text.claims import hedged, opposite_side, said_side, side_case, side_of, state_side, takes_side
 from ..text.conditions import unmet
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
+from ..text.sides import passage_side
 from ..text.words import TermStats
 from ..types import Citation
 from .decide import Decision
