@@ -4,7 +4,8 @@ Fields (the contract with `eval --qa`): question, answer, answered, supported, n
 "supported" is false, a phrase; null otherwise), unsupported_terms, citations, hits (each search-hit
 payload plus "text", the passage as the model read it), timings (retrieve, generate, first_token,
 total, in seconds from the question's start), evidence (decide.py's signals, score, probability);
-"draft" when the model itself declined; "searched" and "corrected" when a word was corrected;
+"draft" when the model itself declined, or when its reply was not verified and the passage's
+sentence is quoted instead ("quoted": true, "draft_not_verified": why); "searched" and "corrected" when a word was corrected;
 "versions" (the version groups the answer reconciled) and, on each citation, "superseded_by"
 (added by the workflow from versions.py).
 """
@@ -40,6 +41,11 @@ def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) 
             "citations": [citation(c) for c in verdict.citations],
             "hits": hits_payload(draft.passages, decision.question), "timings": rounded(timings),
             "evidence": decision.evidence()}
+
+
+def with_draft(payload: dict, draft: str, reason: str) -> dict:
+    """A quoted answer (quote.py) with the model's reply it stands in for, and why that was not verified."""
+    return {**payload, "quoted": True, "draft": draft, "draft_not_verified": reason}
 
 
 def citation(c) -> dict:

@@ -46,6 +46,11 @@ class Sentences:
     best_share: float = 0.0  # the largest IDF-weighted share of the question's words in one sentence
     stems: list[set[str]] = field(default_factory=list)  # each scored sentence's stems, in `where` order
 
+    def text_at(self, k: int) -> str:
+        """The k-th scored sentence (in `where` order)."""
+        p, i = self.where[k]
+        return self.split[p][i]
+
     def best(self) -> str:
         """The sentence that matches the question best ("" when the passages hold none)."""
         if not self.where:
@@ -66,7 +71,7 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
     total = sum(weights.values()) or 1.0
     held = [stems_of(u) for u in units]  # once a sentence, not once a question word
     lexical = np.array([sum(w for s, w in weights.items() if s in stems) / total for stems in held])
-    says_nothing = [bool(_STATES_NOTHING.match(u)) for u in units]
+    says_nothing = [states_nothing(u) for u in units]
     ranked = np.where(says_nothing, 0.0, lexical) if units else lexical
     found = Sentences(top, split, where, ranked, best_share=float(lexical.max(initial=0.0)), stems=held)
     candidates = sorted((i for i in np.argsort(-ranked, kind="stable")[:DENSE_CANDIDATES] if not says_nothing[i]),
@@ -83,6 +88,11 @@ def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], e
         best = max(best, float(cosines.max()))
     found.best_cosine = best
     return found
+
+
+def states_nothing(sentence: str) -> bool:
+    """A heading or a question: never a best sentence (it names or asks, it does not state)."""
+    return bool(_STATES_NOTHING.match(sentence))
 
 
 def anchored(found: Sentences, sentence: str) -> Sentences:

