@@ -41,7 +41,6 @@ class Scorer(Protocol):
 class Quoted:
     verdict: Verdict  # the quote, verified, cited
     passages: list[Hit]  # what the payload lists: the passages read, and the quoted one if it was not among them
-    replaced: Verdict  # the reply the quote stands in for
 
 
 def candidates(found: Sentences) -> list[int]:
@@ -62,8 +61,7 @@ def closest(found: Sentences, question: str, model: Scorer, subjects: list[str])
     return chosen[best] if likelihoods[best] >= LIKELY else None
 
 
-def quote(found: Sentences, question: str, model: object, verdict: Verdict, read: list[Hit],
-          subjects: list[str]) -> Quoted | None:
+def quote(found: Sentences, question: str, model: object, read: list[Hit], subjects: list[str]) -> Quoted | None:
     """The quote standing in for an unverified reply (None: the model cannot score, or no sentence)."""
     if not isinstance(model, Scorer):
         return None
@@ -81,4 +79,4 @@ def quote(found: Sentences, question: str, model: object, verdict: Verdict, read
     chunk = hit.chunk
     cited = Citation(number, hit.chunk_id, chunk.doc_id or hit.doc_id, chunk.source, chunk.page)
     text = " ".join(sentence.split())
-    return Quoted(Verdict(True, True, f"{text} [{number}]", citations=[cited]), passages, verdict)
+    return Quoted(Verdict(True, True, f"{text} [{number}]", citations=[cited]), passages)

@@ -84,7 +84,7 @@ class AskWorkflow:
             attempt = next_attempt(decision, drafted, opts.focus_tokens)
         verdict = verify(decision, drafted, self.stats)
         quoted = None if verdict.supported is not False or decision.polar else \
-            quote(gathered.found, decision.question, model, verdict, drafted.passages,
+            quote(gathered.found, decision.question, model, drafted.passages,
                   [subject(h.chunk) for h in gathered.found.top])
         timings["generate"] = drafted.seconds
         if quoted is not None:
