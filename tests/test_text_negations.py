@@ -30,3 +30,12 @@ def test_never_said_needs_the_word_held_and_never_denied():
     assert never_said(question, ["A zinc primer is used on the railings.", "The quay was built in 1890."]) == ["not used"]
     assert never_said(question, ["A zinc primer is used.", "Lead paint is not used any more."]) == []
     assert never_said(question, ["The railings are painted every year."]) == []  # a paraphrase: nothing to judge
+
+
+def test_a_word_of_its_own_can_say_the_negative():
+    question = "Where are visitors not allowed to walk?"
+    allowed = "Visitors are allowed on the marked paths."
+    assert never_said(question, [allowed]) == ["not allowed"]
+    assert never_said(question, [allowed, "The north meadow is closed to visitors until July."]) == []
+    assert never_said(question, [allowed, "Walking on the dunes is forbidden."]) == []
+    assert never_said(question, [allowed, "The hide stands close to the water."]) == ["not allowed"]  # "close", not "closed"

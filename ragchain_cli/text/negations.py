@@ -7,7 +7,8 @@ small model answers that one. `negated_words` finds the words a question's main 
 could say the negative: a negation just before it ("is not used", "were never reached", "non-
 binary") or an exception anywhere in the sentence ("improves F1 on every corpus except GENIA").
 A question is a near miss when its negated word stands in the passages and no sentence that holds
-it can deny it. Negations inside a relative or conditional clause ("goods not mentioned on the
+it can deny it, and no sentence says its negative in one word of its own ("not allowed" is said by
+"closed to all sampling", "not possible" by "impossible": `ANTONYMS`). Negations inside a relative or conditional clause ("goods not mentioned on the
 form" is negated in the question and in the passage alike; "if P is not equal to NP, ...") are
 the claim's context, not its claim, as in claims.claim_negations.
 """
@@ -28,6 +29,24 @@ _CLAUSE_TOKEN = re.compile(r"[,;]|" + TOKEN.pattern, re.UNICODE)  # commas and s
 _CLAUSE = frozenset("who whom whose which that if unless when where whether because while although".split())
 _ASKING = frozenset("who whom whose which when where".split())  # in the first LEAD words: the question word
 LEAD = 3  # "Which towns ...", "On which corpus ...", "To whom did ..."
+# A word's negative said in one word ("not allowed": "forbidden", "closed"). General English, not
+# drawn from any document: a passage holding one of these may answer the negated question.
+_SAYS_NOT = {
+    "allowed permitted let open": "forbidden forbids prohibited prohibits banned bans barred closed shut disallowed",
+    "possible": "impossible",
+    "able": "unable",
+    "available": "unavailable",
+    "included": "excluded",
+    "accepted": "rejected refused declined",
+    "present": "absent missing",
+    "known": "unknown",
+    "safe": "unsafe dangerous",
+    "legal": "illegal",
+    "required needed necessary": "optional unnecessary",
+    "paid": "unpaid",
+    "used": "unused",
+    "visible": "invisible hidden",
+}
 
 
 def _negates(word: str) -> bool:
@@ -72,12 +91,23 @@ def denies(sentence: str, word: str) -> bool | None:
                for i in at)
 
 
+def antonyms(word: str) -> frozenset[str]:
+    """The words, as written, that say `word`'s negative on their own ("allowed": "forbidden", "closed";
+    matched as whole lowercase words: "close to the shore" says no "closed")."""
+    target = stem(word)
+    return frozenset(a for words, negatives in _SAYS_NOT.items() if target in {stem(w) for w in words.split()}
+                     for a in negatives.split())
+
+
 def never_said(question: str, held: list[str]) -> list[str]:
-    """The question's negated phrases ("not used") whose word the sentences `held` hold but never deny."""
+    """The question's negated phrases ("not used") whose word the sentences `held` hold but never deny,
+    in which no sentence says the word's negative in a word of its own (`antonyms`)."""
     said = []
     for phrase, word in negated_words(question):
         verdicts = [denies(s, word) for s in held]
-        if any(v is False for v in verdicts) and not any(verdicts):
+        negatives = antonyms(word)
+        if any(v is False for v in verdicts) and not any(verdicts) and \
+                not any(negatives & {t.lower() for t in tokens(s)} for s in held):
             said.append(phrase)
     return said
 
