@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .negations import PROHIBITIONS
 from .sentences import sentences
 from .units import met_by_measure
 from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, is_negation, number, stem,
@@ -22,7 +23,7 @@ from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, 
 
 # A passage states a negation with these too: "improves F1 on every corpus except GENIA".
 # ... and a prohibition denies what "not allowed" asks about: "closed to all sampling", "dogs are banned".
-_EXCLUSIONS = frozenset("except excluding without closed banned prohibited forbidden barred".split())
+_EXCLUSIONS = frozenset("except excluding without".split()) | PROHIBITIONS
 _ASKING = frozenset("which what name list".split())
 _POSSESSIVE = re.compile(r"\w['’]s\s+(\w+)")
 SOURCE_SHARE = 0.75  # share of the answer's content words a passage sentence holds to be its source

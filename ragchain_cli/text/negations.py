@@ -31,8 +31,9 @@ _ASKING = frozenset("who whom whose which when where".split())  # in the first L
 LEAD = 3  # "Which towns ...", "On which corpus ...", "To whom did ..."
 # A word's negative said in one word ("not allowed": "forbidden", "closed"). General English, not
 # drawn from any document: a passage holding one of these may answer the negated question.
+PROHIBITIONS = frozenset("forbidden forbids prohibited prohibits banned bans barred closed shut disallowed".split())
 _SAYS_NOT = {
-    "allowed permitted let open": "forbidden forbids prohibited prohibits banned bans barred closed shut disallowed",
+    "allowed permitted let open": " ".join(sorted(PROHIBITIONS)),
     "possible": "impossible",
     "able": "unable",
     "available": "unavailable",
