@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..text.asked import gives, kind
 from ..types import Citation, Hit
 from .select import Sentences, states_nothing
 from .verify import Verdict
@@ -43,16 +44,19 @@ class Quoted:
     passages: list[Hit]  # what the payload lists: the passages read, and the quoted one if it was not among them
 
 
-def candidates(found: Sentences) -> list[int]:
-    """Indices (into found.where) of the CANDIDATES best sentences that state something."""
+def candidates(found: Sentences, question: str) -> list[int]:
+    """Indices (into found.where) of the CANDIDATES best sentences that state something and give what
+    the question asks for (a time to "when", a reason to "why": text/asked.py)."""
     order = [int(k) for k in np.argsort(-found.scores, kind="stable")]
-    return [k for k in order if not states_nothing(found.text_at(k)) and len(found.text_at(k).split()) >= MIN_WORDS][:CANDIDATES]
+    asked = kind(question)
+    return [k for k in order if not states_nothing(found.text_at(k)) and len(found.text_at(k).split()) >= MIN_WORDS
+            and gives(found.text_at(k), question, asked)][:CANDIDATES]
 
 
 def closest(found: Sentences, question: str, model: Scorer, subjects: list[str]) -> int | None:
     """The candidate after which the model finds the question most probable, if it is at least
     LIKELY there (None: no such candidate)."""
-    chosen = candidates(found)
+    chosen = candidates(found, question)
     if not chosen:
         return None
     bodies = [f"Passage ({subjects[found.where[k][0]]}): {found.text_at(k)}" for k in chosen]

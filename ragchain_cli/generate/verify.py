@@ -11,7 +11,8 @@
 - `verify` gives the Verdict: refused (the model itself found no answer), or answered, verified
   or not verified with the first reason that holds: no side or both sides of a yes/no question, or
   the side opposite to the one the passage sentences stating the whole claim take
-  (text/claims.py, text/sides.py), a remark on the passages instead of an answer (text/replies.py), a number,
+  (text/claims.py, text/sides.py), a remark on the passages instead of an answer (text/replies.py), a
+  reply that gives nothing of what the question asks for (no one to "who", text/asked.py), a number,
   rank or negation of the question the answer's own passage does not state (text/conditions.py),
   or key content the passages do not hold (support.py).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from ..text.asked import WHAT, gives, kind
 from ..text.claims import hedged, opposite_side, said_side, side_case, side_of, state_side, takes_side
 from ..text.conditions import unmet
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
@@ -39,6 +41,7 @@ BOTH_SIDES = 'the answer says "{side}" and then the opposite'
 CONTRADICTED = 'the passages say "{side}": "{sentence}"'
 REMARK = "the answer speaks of the passages, not of what the question asks"
 ECHO = "the answer only repeats the question"
+NOT_ASKED = "the answer does not say {what}, which the question asks"
 GARBLED = "the answer does not read as one sentence (text copied across columns or lines)"
 UNMET = "the passage the answer comes from does not say {terms}, which the question asks about"
 
@@ -98,7 +101,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
         text = side_case(state_side(text, question, passages), question, passages)
     support = check_support(text, question, passages, stats)
     why = _side_problem(text, decision, passages) or (REMARK if speaks_of_passages(text) else "") \
-        or (ECHO if not decision.polar and not adds_to(text, question) else "") \
+        or (ECHO if not decision.polar and not adds_to(text, question) else "") or _not_asked(text, decision) \
         or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or support.reason(text)
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
@@ -119,6 +122,13 @@ def _side_problem(text: str, decision: Decision, passages: list[str]) -> str:
         side, sentence = against
         return CONTRADICTED.format(side=side, sentence=sentence if len(sentence) <= 160 else sentence[:157] + "...")
     return ""
+
+
+def _not_asked(text: str, decision: Decision) -> str:
+    """A reply that gives nothing of what the question asks for: no one to "who", no reason to "why"
+    (text/asked.py)."""
+    asked = "" if decision.polar else kind(decision.question)
+    return "" if gives(text, decision.question, asked) else NOT_ASKED.format(what=WHAT[asked])
 
 
 def _unmet(text: str, decision: Decision, passages: list[str]) -> str:

@@ -1,0 +1,34 @@
+"""What a question asks for, and whether an answer gives it (text/asked.py): small hand-made cases."""
+
+from ragchain_cli.text.asked import gives, kind
+
+
+def test_the_opening_question_word_says_what_is_asked():
+    assert kind("How many rooms does the inn have?") == "number"
+    assert kind("How much flour goes into the scones?") == "number"
+    assert kind("In what year did the mill close?") == "time"
+    assert kind("When is the craft fair held?") == "time"
+    assert kind("Why was the pool closed?") == "cause"
+    assert kind("Who repaired the church clock?") == "who"
+    assert kind("I lost my key. Who can open the lab?") == "who"  # the last sentence asks
+    assert kind("When the ferry stops, which service runs?") == ""  # "when" opens a clause, "which" asks
+    assert kind("What is the inn called?") == "" and kind("Is the inn open?") == ""
+    assert kind("How long is the bridge?") == ""
+
+
+def test_an_answer_gives_the_kind_however_briefly():
+    assert gives("Twelve rooms [1].", "How many rooms does the inn have?", "number")
+    assert gives("About 4,000 people.", "How many people live in the town?", "number")
+    assert not gives("The inn has rooms above the bar.", "How many rooms does the inn have?", "number")
+    assert gives("On the first Saturday of December.", "When is the fair held?", "time")
+    assert gives("In 1890.", "When was the bridge built?", "time")
+    assert not gives("The fair is held in the village hall.", "When is the fair held?", "time")
+    assert gives("Because the roof was unsafe.", "Why was the pool closed?", "cause")
+    assert gives("To protect the nesting birds.", "Why is the inlet closed?", "cause")
+    assert not gives("The pool was closed in 2019.", "Why was the pool closed?", "cause")
+    assert gives("Ellen Marsh repaired it.", "Who repaired the clock?", "who")
+    assert gives("It was built by the county.", "Who built the bridge?", "who")  # a passive's agent
+    assert gives("Lead miners cut them.", "Who cut the tunnels?", "who")
+    assert not gives("The clock was repaired in 1987.", "Who repaired the clock?", "who")
+    assert not gives("The Kittiwake winch was serviced last week.", "Who serviced the Kittiwake winch?", "who")
+    assert gives("Anything at all.", "What is the inn called?", "")
