@@ -89,7 +89,7 @@ def run(case: dict, encoder, english):
     decision = decide(gathered)
     if case["draft"] is None or not decision.answerable:
         return decision, None
-    text, citations = extract_citations(shorten(case["draft"]), hits)
+    text, citations = extract_citations(shorten(case["draft"]), hits, case["question"])
     draft = Draft(text, citations, hits, Attempt(360), 0.0)
     return decision, verify(decision, draft, stats)
 

@@ -129,6 +129,17 @@ def test_attribution_needs_most_of_the_sentence_in_one_passage():
     assert attribute("Bananas ripen quickly indoors.", passages) == ("Bananas ripen quickly indoors.", [])
 
 
+def test_a_short_answer_is_attributed_with_the_question_it_completes():
+    from ragchain_cli.generate.attribution import attribute
+
+    passages = ["Backups are copied to tape every night.",
+                "Raw measurements are kept for at least 15 years after the year they were recorded."]
+    question = "For how many years are raw measurements retained?"
+    assert attribute("15 years.", passages, question=question) == ("15 years [2].", [2])
+    assert attribute("20 years.", passages, question=question) == ("20 years.", [])  # a number no passage holds
+    assert attribute("15 years.", passages) == ("15 years.", [])  # too short to place on its own
+
+
 def test_attribution_never_cuts_a_number_at_its_decimal_point():
     text, used = attribute("Each registered visitor must now pay 0.42 euros. It rose in 2025.",
                            ["each registered visitor must now pay 0.42 euros a day"])

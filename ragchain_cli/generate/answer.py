@@ -91,7 +91,7 @@ def generate_answer(question: str, packed: list[Hit], llm: ChatModel, max_tokens
     """One short sentence from the packed passages (preamble stripped, streamed as it is made), cited."""
     stream = SentenceStream(on_token)
     timings = _generate_timed(llm, build_messages(question, packed, reminder), max_tokens, stream)
-    text, citations = extract_citations(stream.close(), packed)
+    text, citations = extract_citations(stream.close(), packed, question)
     return Answer(question=question, text=text.strip() or NO_ANSWER, citations=citations, hits=packed, timings=timings)
 
 

@@ -121,8 +121,9 @@ def _citation(number: int, hit: Hit, consulted: bool = False) -> Citation:
     return SourceConsulted(**fields) if consulted else Citation(**fields)
 
 
-def extract_citations(answer_text: str, packed: list[Hit]) -> tuple[str, list[Citation]]:
-    """Drop [n] markers that point at no passage; return the cleaned text and what it cites."""
+def extract_citations(answer_text: str, packed: list[Hit], question: str = "") -> tuple[str, list[Citation]]:
+    """Drop [n] markers that point at no passage; return the cleaned text and what it cites (an
+    answer that cites nothing is attributed in code, a short one read with its `question`)."""
     cited: set[int] = set()
 
     def keep_valid(match: re.Match) -> str:
@@ -137,7 +138,7 @@ def extract_citations(answer_text: str, packed: list[Hit]) -> tuple[str, list[Ci
 
     text = MARKER.sub(keep_valid, answer_text).strip()
     if not cited:
-        text, attributed = attribute(text, [_chunk_of(hit).text for hit in packed])
+        text, attributed = attribute(text, [_chunk_of(hit).text for hit in packed], question=question)
         cited.update(attributed)
     if cited:
         return text, [_citation(n, packed[n - 1]) for n in sorted(cited)]
