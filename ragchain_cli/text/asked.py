@@ -31,7 +31,9 @@ _CAUSES = frozenset("""because since as so due owing thanks therefore thus hence
 _PERSONS = frozenset("""man men woman women people person persons child children family father mother son daughter
     brother sister wife husband king queen emperor president minister officer staff team crew member members
     director manager owner worker workers student students teacher scientist scientists engineer engineers
-    company government army council committee group society volunteers volunteer colleague colleagues""".split())
+    company government army council committee group society volunteers volunteer colleague colleagues board
+    court parliament agency department university club police authority authorities ministry union party firm
+    everyone nobody anyone someone""".split())
 
 
 WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who"}  # as a reason says it
