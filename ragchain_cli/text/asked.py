@@ -11,18 +11,22 @@ nothing of the kind, not to grade how well it gives it.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .sentences import sentences
-from .words import NUMBER_WORDS, STOPWORDS, calendar_names, stem, tokens, values, without_markers
+from .words import NUMBER_WORDS, STOPWORDS, stem, tokens, values, without_markers
 
 _WH = frozenset("what which who whom whose where why how".split())  # "When X is done, what ...?" asks what
 _LEAD = frozenset("in at on for by to from of with during since until and so but".split())
+_TIME_NOUNS = frozenset("year date day month century time".split())  # "In what year ...?"
 _QUANTITIES = frozenset("""several many few dozen dozens hundreds thousands millions billions none no all half most some
-    couple majority minority single both every each""".split())
-_TIMES = frozenset("""before after during until till since when while once ago later earlier then now today tonight
-    yesterday tomorrow soon already always never every each year years month months week weeks day days night
-    morning afternoon evening noon midnight hour hours minute minutes century centuries decade decades era age
-    period time times season spring summer autumn fall winter dawn dusk daily weekly monthly yearly annually
-    beginning end start early late first last previous next recently between monday tuesday wednesday thursday
+    couple majority minority single only both every each""".split())
+# a link word counts even when the question holds it ("when the ice melts"); other time words only when new
+_TIME_LINKS = frozenset("before after during until till since when while once between ago".split())
+_TIMES = frozenset("""later earlier then now today tonight yesterday tomorrow soon already always never every each
+    year month week day night morning afternoon evening noon midnight hour minute century decade era age
+    period time season spring summer autumn fall winter dawn dusk daily weekly monthly yearly annually
+    beginning end start early late first last previous next recently monday tuesday wednesday thursday
     friday saturday sunday january february march april may june july august september october november
     december""".split())
 _CAUSES = frozenset("""because since as so due owing thanks therefore thus hence reason reasons cause causes caused
@@ -34,11 +38,8 @@ _PERSONS = frozenset("""man men woman women people person persons child children
     company government army council committee group society volunteers volunteer colleague colleagues board
     court parliament agency department university club police authority authorities ministry union party firm
     everyone nobody anyone someone""".split())
-
-
-WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who"}  # as a reason says it
-
 _AGENT = ("ers", "ors", "ists", "ians")  # miners, sailors, chemists, historians (plural: "ever", "tower" are none)
+WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who"}  # as a reason says it
 
 
 def kind(question: str) -> str:
@@ -50,7 +51,7 @@ def kind(question: str) -> str:
     first, second = (words + ["", ""])[:2]
     if first == "how" and second in {"many", "much"}:
         return "number"
-    if (first == "when" and not _WH & set(words[1:])) or (first in {"what", "which"} and second in {"year", "date", "day", "month", "century", "time"}):
+    if (first == "when" and not _WH & set(words[1:])) or (first in {"what", "which"} and second in _TIME_NOUNS):
         return "time"
     if first == "why":
         return "cause"
@@ -65,15 +66,21 @@ def gives(answer: str, question: str, asked: str) -> bool:
         return True
     text = without_markers(answer)
     raw = tokens(text)
-    new = [w for w in raw if stem(w) not in {stem(q) for q in tokens(question)}]
+    asked_stems = {stem(w) for w in tokens(question)}
+    new = [w for w in raw if stem(w) not in asked_stems]
     lower = {w.lower() for w in new}
-    numbers = bool(set(values(text)) - set(values(question)))
     said = {w.lower() for w in raw}  # a link word counts even when the question has it ("when", "to", "by")
+    numbers = bool(set(values(text)) - set(values(question)))
     if asked == "number":
         return numbers or bool(lower & (_QUANTITIES | set(NUMBER_WORDS)))
     if asked == "time":
-        return numbers or bool(said & _TIMES) or bool(calendar_names(text) - calendar_names(question))
+        return numbers or bool(said & _TIME_LINKS) or bool({stem(w) for w in new} & _time_stems())
     if asked == "cause":
         return bool(said & _CAUSES)
     return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
         or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
+
+
+@cache
+def _time_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in _TIMES)
