@@ -11,6 +11,7 @@ nothing of the kind, not to grade how well it gives it.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from .sentences import sentences
@@ -22,11 +23,12 @@ _TIME_NOUNS = frozenset("year date day month century time".split())  # "In what 
 _QUANTITIES = frozenset("""several many few dozen dozens hundreds thousands millions billions none no all half most some
     couple majority minority single only both every each""".split())
 # a link word counts even when the question holds it ("when the ice melts"); other time words only when new
+# ("next" is left out: "next to the inverters" is a place)
 _TIME_LINKS = frozenset("before after during until till since when while once between ago".split())
 _TIMES = frozenset("""later earlier then now today tonight yesterday tomorrow soon already always never every each
     year month week day night morning afternoon evening noon midnight hour minute century decade era age
     period time season spring summer autumn fall winter dawn dusk daily weekly monthly yearly annually
-    beginning end start early late first last previous next recently monday tuesday wednesday thursday
+    beginning end start early late first last previous recently monday tuesday wednesday thursday
     friday saturday sunday january february march april may june july august september october november
     december""".split())
 _CAUSES = frozenset("""because since as so due owing thanks therefore thus hence reason reasons cause causes caused
@@ -39,6 +41,7 @@ _PERSONS = frozenset("""man men woman women people person persons child children
     court parliament agency department university club police authority authorities ministry union party firm
     everyone nobody anyone someone""".split())
 _AGENT = ("ers", "ors", "ists", "ians")  # miners, sailors, chemists, historians (plural: "ever", "tower" are none)
+_WHEN_NUMBER = re.compile(r"\b(?:\d{3,4}s?|\d{1,2}[:.]\d{2})\b")
 WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who"}  # as a reason says it
 
 
@@ -73,8 +76,8 @@ def gives(answer: str, question: str, asked: str) -> bool:
     numbers = bool(set(values(text)) - set(values(question)))
     if asked == "number":
         return numbers or bool(lower & (_QUANTITIES | set(NUMBER_WORDS)))
-    if asked == "time":
-        return numbers or bool(said & _TIME_LINKS) or bool({stem(w) for w in new} & _time_stems())
+    if asked == "time":  # a year ("1890", "1920s") or a clock time ("16:10"), not any number ("30 kWh")
+        return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or bool({stem(w) for w in new} & _time_stems())
     if asked == "cause":
         return bool(said & _CAUSES)
     return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
