@@ -28,6 +28,8 @@ def test_an_answer_gives_the_kind_however_briefly():
     assert gives("Because the roof was unsafe.", "Why was the pool closed?", "cause")
     assert gives("To protect the nesting birds.", "Why is the inlet closed?", "cause")
     assert not gives("The pool was closed in 2019.", "Why was the pool closed?", "cause")
+    assert gives("It closed due to a leaking roof.", "Why was the pool closed?", "cause")
+    assert not gives("The panels face due south.", "Why are the panels tilted?", "cause")
     assert gives("Ellen Marsh repaired it.", "Who repaired the clock?", "who")
     assert gives("It was built by the county.", "Who built the bridge?", "who")  # a passive's agent
     assert gives("Lead miners cut them.", "Who cut the tunnels?", "who")

@@ -31,7 +31,7 @@ _TIMES = frozenset("""later earlier then now today tonight yesterday tomorrow so
     beginning end start early late first last previous recently monday tuesday wednesday thursday
     friday saturday sunday january february march april may june july august september october november
     december""".split())
-_CAUSES = frozenset("""because since as so due owing thanks therefore thus hence reason reasons cause causes caused
+_CAUSES = frozenset("""because since as so thanks therefore thus hence reason reasons cause causes caused
     causing result results resulting lead leads led allow allows allowing enable enables help helps prevent prevents
     protect protects avoid avoids keep keeps make makes need needs order purpose by to""".split())
 _PERSONS = frozenset("""man men woman women people person persons child children family father mother son daughter
@@ -78,8 +78,8 @@ def gives(answer: str, question: str, asked: str) -> bool:
         return numbers or bool(lower & (_QUANTITIES | set(NUMBER_WORDS)))
     if asked == "time":  # a year ("1890", "1920s") or a clock time ("16:10"), not any number ("30 kWh")
         return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or bool({stem(w) for w in new} & _time_stems())
-    if asked == "cause":
-        return bool(said & _CAUSES)
+    if asked == "cause":  # "due to", "owing to": "due south" gives no reason
+        return bool(said & _CAUSES) or bool(re.search(r"\b(?:due|owing)\s+to\b", text, re.IGNORECASE))
     return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
         or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
 
