@@ -15,22 +15,20 @@ import re
 from functools import cache
 
 from .sentences import sentences
-from .words import NUMBER_WORDS, STOPWORDS, stem, tokens, values, without_markers
+from .words import CALENDAR_WORDS, NUMBER_WORDS, STOPWORDS, stem, tokens, values, without_markers
 
 _WH = frozenset("what which who whom whose where why how".split())  # "When X is done, what ...?" asks what
 _LEAD = frozenset("in at on for by to from of with during since until and so but".split())
 _TIME_NOUNS = frozenset("year date day month century time".split())  # "In what year ...?"
 _QUANTITIES = frozenset("""several many few dozen dozens hundreds thousands millions billions none no all half most some
-    couple majority minority single only both every each""".split())
+    couple majority minority single only both every each""".split()) | frozenset(NUMBER_WORDS)
 # a link word counts even when the question holds it ("when the ice melts"); other time words only when new
 # ("next" is left out: "next to the inverters" is a place)
 _TIME_LINKS = frozenset("before after during until till since when while once between ago".split())
 _TIMES = frozenset("""later earlier then now today tonight yesterday tomorrow soon already always never every each
     year month week day night morning afternoon evening noon midnight hour minute century decade era age
     period time season spring summer autumn fall winter dawn dusk daily weekly monthly yearly annually
-    beginning end start early late first last previous recently monday tuesday wednesday thursday
-    friday saturday sunday january february march april may june july august september october november
-    december""".split())
+    beginning end start early late first last previous recently""".split()) | CALENDAR_WORDS
 _CAUSES = frozenset("""because since as so thanks therefore thus hence reason reasons cause causes caused
     causing result results resulting lead leads led allow allows allowing enable enables help helps prevent prevents
     protect protects avoid avoids keep keeps make makes need needs order purpose by to""".split())
@@ -41,7 +39,8 @@ _PERSONS = frozenset("""man men woman women people person persons child children
     court parliament agency department university club police authority authorities ministry union party firm
     everyone nobody anyone someone""".split())
 _AGENT = ("ers", "ors", "ists", "ians")  # miners, sailors, chemists, historians (plural: "ever", "tower" are none)
-_WHEN_NUMBER = re.compile(r"\b(?:\d{3,4}s?|\d{1,2}[:.]\d{2})\b")
+_WHEN_NUMBER = re.compile(r"\b(?:\d{3,4}s?|\d{1,2}[:.]\d{2})\b")  # a year ("1890", "1920s"), a clock time ("16:10")
+_CAUSE_PHRASE = re.compile(r"\b(?:due|owing)\s+to\b", re.IGNORECASE)  # "due south" gives no reason
 WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who"}  # as a reason says it
 
 
@@ -73,13 +72,12 @@ def gives(answer: str, question: str, asked: str) -> bool:
     new = [w for w in raw if stem(w) not in asked_stems]
     lower = {w.lower() for w in new}
     said = {w.lower() for w in raw}  # a link word counts even when the question has it ("when", "to", "by")
-    numbers = bool(set(values(text)) - set(values(question)))
     if asked == "number":
-        return numbers or bool(lower & (_QUANTITIES | set(NUMBER_WORDS)))
-    if asked == "time":  # a year ("1890", "1920s") or a clock time ("16:10"), not any number ("30 kWh")
+        return bool(set(values(text)) - set(values(question))) or bool(lower & _QUANTITIES)
+    if asked == "time":  # not any number: "30 kWh" is no time
         return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or bool({stem(w) for w in new} & _time_stems())
-    if asked == "cause":  # "due to", "owing to": "due south" gives no reason
-        return bool(said & _CAUSES) or bool(re.search(r"\b(?:due|owing)\s+to\b", text, re.IGNORECASE))
+    if asked == "cause":
+        return bool(said & _CAUSES) or bool(_CAUSE_PHRASE.search(text))
     return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
         or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
 

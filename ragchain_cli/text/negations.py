@@ -8,9 +8,10 @@ could say the negative: a negation just before it ("is not used", "were never re
 binary") or an exception anywhere in the sentence ("improves F1 on every corpus except GENIA").
 A question is a near miss when its negated word stands in the passages and no sentence that holds
 it can deny it, and no sentence says its negative in one word of its own ("not allowed" is said by
-"closed to all sampling", "not possible" by "impossible": `ANTONYMS`). Negations inside a relative or conditional clause ("goods not mentioned on the
-form" is negated in the question and in the passage alike; "if P is not equal to NP, ...") are
-the claim's context, not its claim, as in claims.claim_negations.
+"closed to all sampling", "not possible" by "impossible": `antonyms`). Negations inside a relative
+or conditional clause ("goods not mentioned on the form" is negated in the question and in the
+passage alike; "if P is not equal to NP, ...") are the claim's context, not its claim, as in
+claims.claim_negations.
 """
 
 from __future__ import annotations

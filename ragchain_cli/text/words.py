@@ -47,6 +47,7 @@ NUMBER_WORDS = {w: str(i) for i, w in enumerate(_COUNTS)} | {w: str(n) for w, n 
 RANK_WORDS = {w: str(i) for i, w in enumerate(_RANKS) if i}
 _WEEK = "monday tuesday wednesday thursday friday saturday sunday".split()
 _YEAR = "january february march april may june july august september october november december".split()
+CALENDAR_WORDS = frozenset(_WEEK + _YEAR)  # the days' and months' full names
 _DAYS = {d[:3]: d for d in _WEEK} | {"tues": "tuesday", "weds": "wednesday", "thur": "thursday", "thurs": "thursday"}
 _MONTHS = {m[:3]: m for m in _YEAR if m != "may"} | {"sept": "september"}
 _CALENDAR_RANGE = re.compile(r"\b([A-Z][a-z]{2,8})\s*(?:-|–|to|until|till|through)\s*([A-Z][a-z]{2,8})\b")
