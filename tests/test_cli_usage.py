@@ -54,6 +54,25 @@ def test_a_reader_that_stops_early_is_not_an_error(sample_index):
     assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()
 
 
+def test_ask_questions_on_stdin_write_their_jsonl_to_stdout_while_a_terminal_shows_progress(sample_index, tmp_path):
+    import os
+    import pty
+
+    # `ragchain ask - < q.txt > answers.jsonl` typed at a terminal: stderr is the terminal (the
+    # spinner), stdout a file; the answers must land in the file, not on the screen
+    leader, follower = pty.openpty()
+    answers = tmp_path / "answers.jsonl"
+    with answers.open("wb") as out:
+        proc = subprocess.run([sys.executable, "-m", "ragchain_cli", "ask", "-", "--no-generate", "--index",
+                               str(sample_index)], input=b"heron inlet closure\nferry timetable\n", stdout=out,
+                              stderr=follower, timeout=300, env={**os.environ, "TERM": "xterm"})
+    os.close(follower)
+    os.close(leader)
+    rows = [json.loads(line) for line in answers.read_text(encoding="utf-8").splitlines()]
+    assert proc.returncode == 0
+    assert [row["question"] for row in rows] == ["heron inlet closure", "ferry timetable"]
+
+
 def test_exit_codes_come_from_one_table_of_error_classes():
     from ragchain_cli import errors
     from ragchain_cli.cli.output import ERROR_EXIT_CODES, EXIT_CODES, exit_code

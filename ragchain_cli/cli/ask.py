@@ -77,7 +77,9 @@ def _working(first: str) -> Iterator[Callable[[str], None]]:
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-    with Progress(*columns, console=stderr, transient=True) as spinner:
+    # redirect_stdout=False: rich would otherwise route what is written to stdout (the JSONL of
+    # `ask -`) through the spinner's console, onto the terminal instead of into `> answers.jsonl`
+    with Progress(*columns, console=stderr, transient=True, redirect_stdout=False, redirect_stderr=False) as spinner:
         task = spinner.add_task(first, total=None)
 
         def say(message: str) -> None:

@@ -145,7 +145,7 @@ def _run(root: Path, paths, options, ingest):
     from rich.progress import BarColumn, Progress, TextColumn
 
     columns = (TextColumn("ingest"), BarColumn(bar_width=BAR_WIDTH), TextColumn("{task.description}"))
-    with Progress(*columns, console=stderr, transient=True) as bar:
+    with Progress(*columns, console=stderr, transient=True, redirect_stdout=False, redirect_stderr=False) as bar:
         task = bar.add_task("", total=None)
 
         def progress(state) -> None:
