@@ -14,6 +14,8 @@ def test_the_opening_question_word_says_what_is_asked():
     assert kind("When the ferry stops, which service runs?") == ""  # "when" opens a clause, "which" asks
     assert kind("What is the inn called?") == "" and kind("Is the inn open?") == ""
     assert kind("How long is the bridge?") == ""
+    assert kind("How much does a day ticket cost?") == "price" and kind("How much did the roof repair cost?") == "price"
+    assert kind("How much time does the crossing take?") == "number"  # no word of paying
 
 
 def test_an_answer_gives_the_kind_however_briefly():
@@ -36,3 +38,15 @@ def test_an_answer_gives_the_kind_however_briefly():
     assert not gives("The clock was repaired in 1987.", "Who repaired the clock?", "who")
     assert not gives("The Kittiwake winch was serviced last week.", "Who serviced the Kittiwake winch?", "who")
     assert gives("Anything at all.", "What is the inn called?", "")
+
+
+def test_a_price_is_money_or_a_bare_number_and_a_time_is_nobody_s():
+    price = "How much does a day ticket cost?"
+    assert gives("A day ticket costs 12 euros.", price, "price") and gives("It costs €4.50 on board.", price, "price")
+    assert gives("It costs 12 on board.", price, "price")  # a bare number may be the price
+    assert gives("Children travel free.", price, "price")
+    assert not gives("A day ticket costs about twenty minutes.", price, "price")  # a number of minutes is no price
+    assert not gives("Day tickets are sold on board.", price, "price")
+    when = "When does the last weekday boat leave?"
+    assert not gives("Staff should plan their days accordingly.", when, "time")  # nobody's days are a time
+    assert gives("It leaves in the late afternoon.", when, "time") and gives("It leaves every day at dusk.", when, "time")

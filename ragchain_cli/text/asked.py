@@ -41,18 +41,28 @@ _PERSONS = frozenset("""man men woman women people person persons child children
 _AGENT = ("ers", "ors", "ists", "ians")  # miners, sailors, chemists, historians (plural: "ever", "tower" are none)
 _WHEN_NUMBER = re.compile(r"\b(?:\d{3,4}s?|\d{1,2}[:.]\d{2})\b")  # a year ("1890", "1920s"), a clock time ("16:10")
 _CAUSE_PHRASE = re.compile(r"\b(?:due|owing)\s+to\b", re.IGNORECASE)  # "due south" gives no reason
-WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who"}  # as a reason says it
+# "their days", "his time": a time noun owned by someone names no time
+_POSSESSIVES = frozenset("my your his her its our their".split())
+# "How much does X cost?" asks for a price: an amount of money, or a bare number ("12 on board"), not
+# "twenty minutes"
+_PRICE_WORDS = frozenset("cost costs costing price prices priced pay pays paid charge charges charged fee fees fare "
+                         "fares spend spent worth afford".split())
+_CURRENCY = frozenset("""euro euros eur cent cents dollar dollars usd pound pounds gbp pence penny franc francs yen
+    yuan rupee rupees krona kronor krone kroner kr sek nok dkk chf zloty free""".split())
+_CURRENCY_SIGN = re.compile(r"[€$£¥₹]")
+WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who",
+        "price": "how much it costs"}  # as a reason says it
 
 
 def kind(question: str) -> str:
-    """'number', 'time', 'cause', 'who' or '' (any other question, a yes/no one included)."""
+    """'number', 'price', 'time', 'cause', 'who' or '' (any other question, a yes/no one included)."""
     asked = (sentences(question) or [question])[-1]
     words = [w.lower() for w in tokens(without_markers(asked))]
     while words and words[0] in _LEAD:
         words = words[1:]
     first, second = (words + ["", ""])[:2]
     if first == "how" and second in {"many", "much"}:
-        return "number"
+        return "price" if second == "much" and _PRICE_WORDS & set(words) else "number"
     if (first == "when" and not _WH & set(words[1:])) or (first in {"what", "which"} and second in _TIME_NOUNS):
         return "time"
     if first == "why":
@@ -74,12 +84,32 @@ def gives(answer: str, question: str, asked: str) -> bool:
     said = {w.lower() for w in raw}  # a link word counts even when the question has it ("when", "to", "by")
     if asked == "number":
         return bool(set(values(text)) - set(values(question))) or bool(lower & _QUANTITIES)
+    if asked == "price":
+        return bool(_CURRENCY_SIGN.search(text)) or bool(lower & _CURRENCY) or _bare_number(raw, question)
     if asked == "time":  # not any number: "30 kWh" is no time
-        return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or bool({stem(w) for w in new} & _time_stems())
+        return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or _names_a_time(raw, asked_stems)
     if asked == "cause":
         return bool(said & _CAUSES) or bool(_CAUSE_PHRASE.search(text))
     return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
         or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
+
+
+def _names_a_time(raw: list[str], asked_stems: set[str]) -> bool:
+    """A time word the question lacks, not owned by someone ("in the evening", not "their days")."""
+    times = _time_stems()
+    return any(stem(w) in times and stem(w) not in asked_stems and (i == 0 or raw[i - 1].lower() not in _POSSESSIVES)
+               for i, w in enumerate(raw))
+
+
+def _bare_number(raw: list[str], question: str) -> bool:
+    """A number the question lacks, with no noun after it: "12 on board" may be a price, "twenty minutes" is none."""
+    asked = set(values(question))
+    for i, word in enumerate(raw):
+        if values(word) and not set(values(word)) <= asked:
+            after = raw[i + 1].lower() if i + 1 < len(raw) else ""
+            if not after or after in STOPWORDS or not after[:1].isalpha():
+                return True
+    return False
 
 
 @cache
