@@ -13,6 +13,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, VersionsOpt, WeightsOpt,
                      default,
                      require_text, search_options, settings_from, settle)
+from ..text.snippets import clipped
 from .output import Output, progress, shown, stderr, stdin_lines
 
 
@@ -109,7 +110,7 @@ def render(console, payload: dict) -> None:
         if payload["hits"]:
             console.print("\n[bold]Closest, but not an answer:[/]")
         for hit in payload["hits"]:
-            console.print(f"  [{hit['rank']}] {_where(hit)}  [dim]{shown(hit['snippet'][:160])}[/]")
+            console.print(f"  [{hit['rank']}] {_where(hit)}  [dim]{shown(clipped(hit['snippet'], 160))}[/]")
             _older(console, hit)
         _abstain_hint(console, payload)
     else:

@@ -12,6 +12,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      search_options, settings_from, settle)
 from ..retrieve.payload import search_payload
 from ..retrieve.spelling import Spelling
+from ..text.snippets import clipped
 from .output import Output, shown, stdin_lines, warn
 
 BATCH = 64
@@ -78,7 +79,7 @@ def render(console, payload: dict) -> None:
         where = hit["doc_id"] + (f" p.{hit['page']}" if hit["page"] else "")
         section = f" § {hit['section']}" if hit["section"] else ""
         console.print(f"[bold]{hit['rank']:>2}.[/] [cyan]{hit['score']:.4f}[/]  {shown(where)}{shown(section)}")
-        console.print(f"    {shown(hit['snippet'][:200])}")
+        console.print(f"    {shown(clipped(hit['snippet'], 200))}")
         if hit["superseded_by"]:
             console.print(f"    [yellow]older version of {shown(hit['superseded_by'])}[/]")
         if hit["older_versions"]:

@@ -4,8 +4,9 @@ A chunk's first 240 characters often say nothing of what matched ("heron inlet c
 chunk that opens on Site 6). The snippet is the window of SNIPPET_WIDTH characters, of the chunk
 with its whitespace folded, that holds the most distinct content words of the query (as the index
 stems them), nearest its start; it opens at the start of the sentence holding the first of them when that is near, and
-"... " marks a snippet that does not open where the chunk does. With no query, or none of its words
-in the chunk, the snippet is the chunk's head, as before.
+"... " marks a snippet that does not open where the chunk does, " ..." one that stops before the
+chunk ends (at a word's end, never inside one). With no query, or none of its words in the chunk,
+the snippet is the chunk's head, as before.
 """
 
 from __future__ import annotations
@@ -15,21 +16,31 @@ from .words import TOKEN, content_stems, stem
 SNIPPET_WIDTH = 240
 LEAD = 100  # characters of context kept before a matched word (back to its sentence start when that is nearer)
 ELLIPSIS = "... "
+CUT = " ..."
 
 
 def snippet(text: str, query: str = "", width: int = SNIPPET_WIDTH) -> str:
     flat = " ".join(text.split())
     wanted = set(content_stems(query)) if query.strip() else set()
     if len(flat) <= width or not wanted:
-        return flat[:width]
+        return clipped(flat, width)
     matched = [(m.start(), s) for m in TOKEN.finditer(flat) if (s := stem(m.group())) in wanted]
     if not matched:
-        return flat[:width]
+        return clipped(flat, width)
     starts = [0] + [_opening(flat, at) for at, _ in matched]
     best = max(starts, key=lambda start: _fit(matched, start, width))
     if best == 0:
-        return flat[:width]
-    return ELLIPSIS + flat[best:best + width - len(ELLIPSIS)]
+        return clipped(flat, width)
+    return ELLIPSIS + clipped(flat[best:], width - len(ELLIPSIS))
+
+
+def clipped(text: str, width: int) -> str:
+    """`text` in at most `width` characters: whole when it fits, else cut at a word's end and marked " ..."."""
+    if len(text) <= width:
+        return text
+    head = text[:width - len(CUT) + 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head[:-1]).rstrip(" ,;:") + CUT
 
 
 def _fit(matched: list[tuple[int, str]], start: int, width: int) -> tuple[int, int, int]:
