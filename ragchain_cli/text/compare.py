@@ -80,6 +80,15 @@ def range_side(answer: str, question: str) -> str | None:
     return None
 
 
+def point_words(question: str) -> set[str]:
+    """The question's words that name the one month, weekday or year `range_side` reads ("February")."""
+    words = re.findall(r"\w+", without_markers(question))
+    for kind in (_MONTHS, _DAYS, None):
+        if len(_points(question, kind)) == 1:
+            return {w for w in words if _point(w, kind) is not None and not (w == "May" and kind is not _MONTHS)}
+    return set()
+
+
 def _point(word: str, kind) -> int | None:
     lower = word.lower().rstrip("s")
     if kind is None:

@@ -49,6 +49,7 @@ _SAYS_NOT = {
     "used": "unused",
     "visible": "invisible hidden",
 }
+NEGATIVES = frozenset(" ".join(_SAYS_NOT.values()).split())  # every word that says a negative on its own
 
 
 def _negates(word: str) -> bool:

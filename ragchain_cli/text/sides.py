@@ -3,14 +3,19 @@ the passages, so that `verify` can tell a reply that contradicts the sentence st
 
 Only a sentence that holds every content word, number and rank of the question is read: it states
 the claim itself. It says "no" when its negation scopes the claim or when it excepts a word of the
-question; otherwise `claims.side_of` reads it as it reads an answer.
+question; otherwise `claims.side_of` reads it as it reads an answer. A sentence that holds all of
+them but the month, weekday or year asked about, and states the claim for a range of those ("possible
+from May to October" for "... in February?"), takes the side the range gives, unless a negation, an
+exception or a word that says a negative ("closed") turns the claim around in it.
 """
 
 from __future__ import annotations
 
 from .claims import _CONTRASTS, _asked, _negates_claim, _ranks_and_numbers, _words, side_of
+from .compare import point_words, range_side
+from .negations import EXCEPTIONS, NEGATIVES
 from .sentences import sentences
-from .words import is_content, stem, stems_of, without_markers
+from .words import is_content, is_negation, stem, stems_of, tokens, without_markers
 
 _EXCEPTING = frozenset({"except", "excluding"})
 EXCEPTED_WITHIN = 3  # words after "except" that it may name: "except on public holidays"
@@ -31,12 +36,29 @@ def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
     for passage in passages:
         for unit in sentences(passage):
             if not (asked <= stems_of(without_markers(unit)) and numbers <= _ranks_and_numbers(_words(unit))):
-                continue
-            denied = _denies(unit, asked) or _excepted(unit, question)
-            side = "no" if denied else side_of(unit, question, passages)
+                side = _ranged(unit, question, asked)
+            else:
+                denied = _denies(unit, asked) or _excepted(unit, question)
+                side = "no" if denied else side_of(unit, question, passages)
             if side is not None:
                 found.setdefault(side, unit)
     return next(iter(found.items())) if len(found) == 1 else None
+
+
+def _ranged(sentence: str, question: str, asked: set[str]) -> str | None:
+    """The side a sentence stating the claim for a range of months, weekdays or years takes on the one
+    the question asks about ("possible from May to October" for "... in February?": no). None when the
+    sentence lacks another word of the question, or when a negation, an exception or a negative word
+    the question does not hold ("closed to sampling from 1 April to 15 July") may turn the claim around."""
+    point = point_words(question)
+    rest = asked - {stem(w) for w in point}
+    if not point or not rest or not rest <= stems_of(without_markers(sentence)):
+        return None
+    held = {w.lower() for w in tokens(question)}
+    turned = {w.lower() for w in tokens(sentence)} - held
+    if any(is_negation(w) for w in turned) or turned & (EXCEPTIONS | NEGATIVES):
+        return None
+    return range_side(sentence, question)
 
 
 def _excepted(sentence: str, question: str) -> bool:
