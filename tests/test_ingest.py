@@ -137,3 +137,15 @@ def test_interrupted_write_is_repaired_by_next_ingest(tmp_path, cli):
     assert repaired["replayed"] == 2
     assert cli("check").code == 0
     assert cli("search", "narwhal", "--retrievers", "bm25", "--json").json()["hits"][0]["chunk_id"] == "c0ffee"
+
+
+def test_check_on_a_terminal_ends_with_its_verdict(cli, sample_index):
+    from rich.console import Console
+
+    from ragchain_cli.cli.status import _render_check
+
+    payload = cli("check", "--index", sample_index, "--json").json()
+    console = Console(record=True, width=200)
+    _render_check(console, payload)
+    last = console.export_text().strip().splitlines()[-1]
+    assert last.startswith("check passed:") and f"same {payload['counts']['chunks']} chunk IDs" in last

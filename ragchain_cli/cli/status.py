@@ -46,13 +46,20 @@ def check_command(index: IndexOpt = None, as_json: JsonOpt = None, config: Confi
 
     with open_index(settings_from(config, index=index)) as store:
         payload = _payload(store)
-    Output(as_json).data(payload, lambda console: _render(console, payload))
+    Output(as_json).data(payload, lambda console: _render_check(console, payload))
     if not payload["consistent"]:
         named = [f"{n} {k.replace('_', ' ')}" for k, n in payload["difference_counts"].items() if n]
         if payload["pending"]:
             named.append(f"{payload['pending']} pending operations")
         named += [f"{shard['name']}: {shard['problem']}" for shard in payload.get("shards", []) if shard["problem"]]
         raise InconsistentIndex(f"stores disagree: {', '.join(named)}", "run `ragchain ingest` again to repair")
+
+
+def _render_check(console, payload: dict) -> None:
+    _render(console, payload)
+    if payload["consistent"]:
+        console.print(f"[green]check passed:[/] the docstore, the lexical index and the vector table hold the same "
+                      f"{payload['counts']['chunks']} chunk IDs")
 
 
 def _render(console, payload: dict) -> None:
