@@ -94,3 +94,13 @@ def test_a_yes_no_reply_that_still_contradicts_the_passages_is_not_verified(samp
     payload = ask(sample_index, "Is Heron Inlet closed to sampling?", model)
     assert len(model.calls) == 2 and payload["supported"] is False, payload
     assert payload["not_verified"].startswith('the passages say "yes": "Heron Inlet is closed'), payload
+
+
+def test_an_answer_a_refusal_and_a_blank_line_have_the_same_keys(sample_index):
+    # a JSONL reader of `ask -` sees one shape whatever each line's outcome
+    model = ScriptedModel("Heron Inlet is closed to sampling from 1 April to 15 July.")
+    settings = load_settings({"index": str(sample_index)}, config_files=[])
+    with open_workflow(settings, AskOptions(), model=model) as workflow:
+        answered, refused, blank = workflow.ask_many([CLOSED, "What is the airspeed of an unladen swallow?", ""])
+    assert answered["answered"] and not refused["answered"] and blank["answer"] == ""
+    assert set(answered) == set(refused) == set(blank), (set(answered) ^ set(refused), set(answered) ^ set(blank))

@@ -19,8 +19,10 @@ from .verify import Verdict
 
 
 def blank(question: str) -> dict:
-    return {"question": question, "answer": "", "answered": False, "supported": None, "citations": [], "hits": [],
-            "timings": {"retrieve": 0.0, "first_token": 0.0, "total": 0.0}}
+    """An empty input line: an unanswered line with every key an answer has, so a JSONL reader sees one shape."""
+    return {"question": question, "answer": "", "answered": False, "supported": None, "not_verified": None,
+            "unsupported_terms": [], "citations": [], "hits": [],
+            "timings": {"retrieve": 0.0, "first_token": 0.0, "total": 0.0}, "evidence": None, "versions": []}
 
 
 def retrieved(question: str, hits: list[Hit], timings: dict) -> dict:
@@ -29,8 +31,9 @@ def retrieved(question: str, hits: list[Hit], timings: dict) -> dict:
 
 
 def refused(decision: Decision, text: str, hits: list[Hit], timings: dict) -> dict:
-    return {"question": decision.question, "answer": text, "answered": False, "supported": None, "citations": [],
-            "hits": hits_payload(hits, decision.question), "timings": rounded(timings), "evidence": decision.evidence()}
+    return {"question": decision.question, "answer": text, "answered": False, "supported": None, "not_verified": None,
+            "unsupported_terms": [], "citations": [], "hits": hits_payload(hits, decision.question),
+            "timings": rounded(timings), "evidence": decision.evidence()}
 
 
 def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) -> dict:
