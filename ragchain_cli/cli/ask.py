@@ -45,7 +45,7 @@ def ask_command(
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
-    with _working("searching ..." if no_generate else "loading the model ...") as say:
+    with _working("opening the index ...") as say:  # the answer model loads later, only for a question it must read
         from ..answering import open_workflow
         from ..generate.workflow import AskOptions
 
