@@ -16,6 +16,7 @@ def test_the_opening_question_word_says_what_is_asked():
     assert kind("How long is the bridge?") == ""
     assert kind("How much does a day ticket cost?") == "price" and kind("How much did the roof repair cost?") == "price"
     assert kind("How much time does the crossing take?") == "number"  # no word of paying
+    assert kind("How often is the buoy visited?") == "frequency" and kind("How frequently is it checked?") == "frequency"
 
 
 def test_an_answer_gives_the_kind_however_briefly():
@@ -50,3 +51,12 @@ def test_a_price_is_money_or_a_bare_number_and_a_time_is_nobody_s():
     when = "When does the last weekday boat leave?"
     assert not gives("Staff should plan their days accordingly.", when, "time")  # nobody's days are a time
     assert gives("It leaves in the late afternoon.", when, "time") and gives("It leaves every day at dusk.", when, "time")
+
+
+def test_a_frequency_is_a_rate_not_a_number():
+    often = "How often is the buoy visited?"
+    assert gives("Every two weeks during the season.", often, "frequency")
+    assert gives("Twice a month.", often, "frequency") and gives("It is checked weekly.", often, "frequency")
+    assert gives("Three trips a year.", often, "frequency")
+    assert not gives("Two people visit it with the Kittiwake.", often, "frequency")  # a count is no rate
+    assert not gives("It is visited by the station's technicians.", often, "frequency")

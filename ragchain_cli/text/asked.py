@@ -50,12 +50,18 @@ _PRICE_WORDS = frozenset("cost costs costing price prices priced pay pays paid c
 _CURRENCY = frozenset("""euro euros eur cent cents dollar dollars usd pound pounds gbp pence penny franc francs yen
     yuan rupee rupees krona kronor krone kroner kr sek nok dkk chf zloty free""".split())
 _CURRENCY_SIGN = re.compile(r"[€$£¥₹]")
+# "How often ...?" asks for a frequency: "every Monday", "twice a week", "monthly", "rarely"
+_FREQUENCIES = frozenset("""every each per daily nightly weekly fortnightly monthly quarterly yearly annually hourly
+    once twice thrice times always never usually often seldom rarely sometimes occasionally regularly frequently
+    constantly continuously""".split())
+_RATE = re.compile(r"\b(?:a|an)\s+(?:day|night|week|fortnight|month|year|hour|minute|season|decade|century)\b",
+                   re.IGNORECASE)  # "two trips a week"
 WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who",
-        "price": "how much it costs"}  # as a reason says it
+        "price": "how much it costs", "frequency": "how often"}  # as a reason says it
 
 
 def kind(question: str) -> str:
-    """'number', 'price', 'time', 'cause', 'who' or '' (any other question, a yes/no one included)."""
+    """'number', 'price', 'frequency', 'time', 'cause', 'who' or '' (any other question, a yes/no one included)."""
     asked = (sentences(question) or [question])[-1]
     words = [w.lower() for w in tokens(without_markers(asked))]
     while words and words[0] in _LEAD:
@@ -63,6 +69,8 @@ def kind(question: str) -> str:
     first, second = (words + ["", ""])[:2]
     if first == "how" and second in {"many", "much"}:
         return "price" if second == "much" and _PRICE_WORDS & set(words) else "number"
+    if first == "how" and second in {"often", "frequently"}:
+        return "frequency"
     if (first == "when" and not _WH & set(words[1:])) or (first in {"what", "which"} and second in _TIME_NOUNS):
         return "time"
     if first == "why":
@@ -84,6 +92,8 @@ def gives(answer: str, question: str, asked: str) -> bool:
     said = {w.lower() for w in raw}  # a link word counts even when the question has it ("when", "to", "by")
     if asked == "number":
         return bool(set(values(text)) - set(values(question))) or bool(lower & _QUANTITIES)
+    if asked == "frequency":  # a number alone is none ("2 boats"); "every", "twice", "a week" are
+        return bool(said & _FREQUENCIES) or bool(_RATE.search(text))
     if asked == "price":
         return bool(_CURRENCY_SIGN.search(text)) or bool(lower & _CURRENCY) or _bare_number(raw, question)
     if asked == "time":  # not any number: "30 kWh" is no time
