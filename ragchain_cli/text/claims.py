@@ -30,6 +30,7 @@ import re
 
 from .compare import compared_side, comparison, quantities, range_side, two_sided
 from .conditions import source
+from .negations import antonyms
 from .words import (NUMBER_WORDS, RANK_WORDS, TOKEN, content_stems, is_content, is_negation, number, stem, stems_of,
                     tokens, without_markers)
 
@@ -119,7 +120,7 @@ def _plain_side(answer: str, question: str, passages) -> str | None:
     if compared is not None and comparison(answer) != compared:  # "dogs over six months old" restated
         return compared_side(compared, quantities(answer, question))
     if claim_negations(said) - claim_negations(asked_words):
-        return "no"
+        return "yes" if _opposite_word(said, asked_words) else "no"  # "not open" for "closed?" says yes
     said_values, asked_values = _ranks_and_numbers(said), _ranks_and_numbers(asked_words)
     if asked_values - said_values and said_values - asked_values:
         return "no"  # another number or rank in place of the one asked about
@@ -190,12 +191,25 @@ def _named(question: str) -> set[str]:
 
 
 def opposite_side(answer: str, question: str) -> bool:
-    """Does the answer say one side ("No, ...") and then restate the other ("No, it is closed in May.")?"""
+    """Does the answer say one side ("No, ...") and then restate the other ("No, it is closed in May."),
+    or say "Yes" and then deny in its main clause ("Yes, CCTV is not used on the island.")?"""
     opening = SIDE_WORD.match(answer)
     if opening is None or claim_negations(_words(question)):  # "No, it is." can be right for "Is it not ...?"
         return False
     said = said_side(answer)
-    return side_of(answer[opening.end():], question) not in (None, said)
+    return side_of(answer[opening.end():], question) not in (None, said) or \
+        (said == "yes" and _denied_after_yes(_words(answer[opening.end():]), _words(question)))
+
+
+def _denied_after_yes(said: list[str], asked: list[str]) -> bool:
+    """A main-clause negation, with no contrast, after "Yes": unless it negates the opposite of a word
+    of the question ("Yes, the museum is not open on Mondays" for "Is the museum closed on Mondays?")."""
+    return bool(claim_negations(said)) and not set(said) & _CONTRASTS and not _opposite_word(said, asked)
+
+
+def _opposite_word(said: list[str], asked: list[str]) -> bool:
+    """Does one text hold a word that says the negative of a word of the other ("open", "closed")?"""
+    return any(set(said) & antonyms(w) for w in asked) or any(set(asked) & antonyms(w) for w in said)
 
 
 def _asked(question: str) -> set[str]:
