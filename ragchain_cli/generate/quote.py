@@ -19,8 +19,11 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..text.asked import gives, kind
+from ..text.words import stem, stems_of
 from ..types import Citation, Hit
+from .gather import subject
 from .select import Sentences, states_nothing
+from .support import names_asked
 from .verify import Verdict
 
 CANDIDATES = 3
@@ -45,12 +48,19 @@ class Quoted:
 
 
 def candidates(found: Sentences, question: str) -> list[int]:
-    """Indices (into found.where) of the CANDIDATES best sentences that state something and give what
-    the question asks for (a time to "when", a reason to "why": text/asked.py)."""
+    """Indices (into found.where) of the CANDIDATES best sentences that state something, give what
+    the question asks for (a time to "when", a reason to "why": text/asked.py) and name its names."""
     order = [int(k) for k in np.argsort(-found.scores, kind="stable")]
     asked = kind(question)
     return [k for k in order if not states_nothing(found.text_at(k)) and len(found.text_at(k).split()) >= MIN_WORDS
-            and gives(found.text_at(k), question, asked)][:CANDIDATES]
+            and gives(found.text_at(k), question, asked) and _names_held(found, k, question)][:CANDIDATES]
+
+
+def _names_held(found: Sentences, k: int, question: str) -> bool:
+    """Does the sentence name every name of the question that its passage's subject does not? (a
+    sentence about the Kittiwake does not answer for the Teal)"""
+    about = stems_of(subject(found.top[found.where[k][0]].chunk))
+    return {stem(n) for n in names_asked(question, about)} <= found.stems[k]
 
 
 def closest(found: Sentences, question: str, model: Scorer, subjects: list[str]) -> int | None:

@@ -151,6 +151,24 @@ def stitched(answer: str, question: str, keys: list[str], passages: list[str]) -
     return [k for k, s in placed if top[1] and s and any(s & u for u in units) and not any(s & u for u in best)]
 
 
+def names_asked(question: str, about: set[str]) -> list[str]:
+    """The question's names (capitalised words after its first, of 3 letters or more) that `about`, the
+    stems of the passages' subjects, does not hold."""
+    return [t for t in tokens(without_markers(question))[1:] if t[:1].isupper() and len(t) >= 3 and stem(t) not in about]
+
+
+def unnamed(answer: str, question: str, passages: list[str], subjects: list[str]) -> list[str]:
+    """The question's names (of 3 letters or more, beyond its passages' subjects) that no sentence holding
+    the answer's own numbers and names has: "The Teal's engine has 60 hp" from "The Kittiwake, ... a 60 hp
+    outboard engine" answers for the Kittiwake. [] when no sentence holds those numbers and names."""
+    own = {stem(k) for k in key_terms(answer, question, None) if k[0].isdigit() or k[0].isupper()} - stems_of(question)
+    names = names_asked(question, set().union(*(stems_of(s) for s in subjects)))
+    holding = [u for u in _sentence_units(passages) if own and own <= u]
+    if not names or not holding or any({stem(n) for n in names} & u for u in holding):
+        return []
+    return names
+
+
 def _sentence_units(passages: list[str]) -> list[set[str]]:
     """The passages' sentences as sets of stems. A sentence that opens with a pronoun ("It burned down
     in 1936.") also holds the words, not the numbers, of the sentence before it, which it speaks of."""

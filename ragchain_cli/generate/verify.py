@@ -32,7 +32,8 @@ from ..types import Citation
 from .decide import Decision
 from .draft import Attempt, Draft
 from .prompt import YES_NO_REMINDER, SourceConsulted
-from .support import adds_to, as_written, check_support, drawn_from
+from .gather import subject
+from .support import adds_to, as_written, check_support, drawn_from, unnamed
 
 # Chosen on half A of qa-cmu-dev (bench/RESULTS.md has both halves).
 DRAWN_FROM_BEST = 0.5
@@ -44,6 +45,7 @@ ECHO = "the answer only repeats the question"
 NOT_ASKED = "the answer does not say {what}, which the question asks"
 GARBLED = "the answer does not read as one sentence (text copied across columns or lines)"
 UNMET = "the passage the answer comes from does not say {terms}, which the question asks about"
+UNNAMED = "the sentence the answer comes from does not name {names}, which the question asks about"
 
 
 @dataclass
@@ -102,7 +104,8 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     support = check_support(text, question, passages, stats)
     why = _side_problem(text, decision, passages) or (REMARK if speaks_of_passages(text) else "") \
         or (ECHO if not decision.polar and not adds_to(text, question) else "") or _not_asked(text, decision) \
-        or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or support.reason(text)
+        or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or _unnamed(text, decision, draft) \
+        or support.reason(text)
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
@@ -136,3 +139,13 @@ def _unmet(text: str, decision: Decision, passages: list[str]) -> str:
     from a passage about another (text/conditions.py)."""
     missing = [] if decision.polar else unmet(text, decision.question, passages)
     return UNMET.format(terms=", ".join(f'"{t}"' for t in missing)) if missing else ""
+
+
+def _unnamed(text: str, decision: Decision, draft: Draft) -> str:
+    """A reply (not to a yes/no question) whose numbers and names come from a sentence about another
+    name than the question's ("the Teal's engine has 60 hp" from the Kittiwake's sentence)."""
+    if decision.polar:
+        return ""
+    names = unnamed(text, decision.question, [h.chunk.text for h in draft.passages],
+                    [subject(h.chunk) for h in draft.passages])
+    return UNNAMED.format(names=", ".join(f'"{n}"' for n in names)) if names else ""
