@@ -48,6 +48,9 @@ def test_a_price_is_money_or_a_bare_number_and_a_time_is_nobody_s():
     assert gives("Children travel free.", price, "price")
     assert not gives("A day ticket costs about twenty minutes.", price, "price")  # a number of minutes is no price
     assert not gives("Day tickets are sold on board.", price, "price")
+    assert gives("It cost 38,400 including installation.", price, "price")  # a number of no other unit
+    assert not gives("The old pier burned in the winter of 2019-20.", price, "price")  # a year is no price
+    assert not gives("The ticket office is 40 metres from the pier.", price, "price")
     when = "When does the last weekday boat leave?"
     assert not gives("Staff should plan their days accordingly.", when, "time")  # nobody's days are a time
     assert gives("It leaves in the late afternoon.", when, "time") and gives("It leaves every day at dusk.", when, "time")

@@ -43,13 +43,16 @@ _WHEN_NUMBER = re.compile(r"\b(?:\d{3,4}s?|\d{1,2}[:.]\d{2})\b")  # a year ("189
 _CAUSE_PHRASE = re.compile(r"\b(?:due|owing)\s+to\b", re.IGNORECASE)  # "due south" gives no reason
 # "their days", "his time": a time noun owned by someone names no time
 _POSSESSIVES = frozenset("my your his her its our their".split())
-# "How much does X cost?" asks for a price: an amount of money, or a bare number ("12 on board"), not
-# "twenty minutes"
+# "How much does X cost?" asks for a price: an amount of money, or a number of no other unit ("12 on
+# board", "38,400 including installation"), not "twenty minutes" or a year
 _PRICE_WORDS = frozenset("cost costs costing price prices priced pay pays paid charge charges charged fee fees fare "
                          "fares spend spent worth afford".split())
 _CURRENCY = frozenset("""euro euros eur cent cents dollar dollars usd pound pounds gbp pence penny franc francs yen
     yuan rupee rupees krona kronor krone kroner kr sek nok dkk chf zloty free""".split())
 _CURRENCY_SIGN = re.compile(r"[€$£¥₹]")
+_YEARS = re.compile(r"(?<![€$£¥₹\d.,])\b(?:1[5-9]\d\d|20\d\d)(?:\s*[-–/]\s*\d{2,4})?\b")  # "1998", "2020-21"
+_OTHER_UNITS = ("""percent per cent times people persons person staff visitors guests passengers members
+    mm cm km metre meter mile foot feet inch yard kg gram kilo tonne ton litre liter ml hp kw kwh watt volt degree""")
 # "How often ...?" asks for a frequency: "every Monday", "twice a week", "monthly", "rarely"
 _FREQUENCIES = frozenset("""every each per daily nightly weekly fortnightly monthly quarterly yearly annually hourly
     once twice thrice times always never usually often seldom rarely sometimes occasionally regularly frequently
@@ -95,7 +98,7 @@ def gives(answer: str, question: str, asked: str) -> bool:
     if asked == "frequency":  # a number alone is none ("2 boats"); "every", "twice", "a week" are
         return bool(said & _FREQUENCIES) or bool(_RATE.search(text))
     if asked == "price":
-        return bool(_CURRENCY_SIGN.search(text)) or bool(lower & _CURRENCY) or _bare_number(raw, question)
+        return bool(_CURRENCY_SIGN.search(text)) or bool(lower & _CURRENCY) or _amount(text, question)
     if asked == "time":  # not any number: "30 kWh" is no time
         return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or _names_a_time(raw, asked_stems)
     if asked == "cause":
@@ -111,15 +114,22 @@ def _names_a_time(raw: list[str], asked_stems: set[str]) -> bool:
                for i, w in enumerate(raw))
 
 
-def _bare_number(raw: list[str], question: str) -> bool:
-    """A number the question lacks, with no noun after it: "12 on board" may be a price, "twenty minutes" is none."""
+def _amount(text: str, question: str) -> bool:
+    """A number in digits the question lacks that may be an amount of money: not a year ("the winter of 2020-21")
+    and not followed by a unit of something else ("twenty minutes", "40 metres", "12 people")."""
     asked = set(values(question))
+    raw = tokens(_YEARS.sub(" ", text))
     for i, word in enumerate(raw):
-        if values(word) and not set(values(word)) <= asked:
+        if word[:1].isdigit() and not set(values(word)) <= asked:  # "the old one" is no amount
             after = raw[i + 1].lower() if i + 1 < len(raw) else ""
-            if not after or after in STOPWORDS or not after[:1].isalpha():
+            if stem(after) not in _other_units():
                 return True
     return False
+
+
+@cache
+def _other_units() -> frozenset[str]:
+    return frozenset(stem(w) for w in _OTHER_UNITS.split()) | _time_stems()
 
 
 @cache
