@@ -121,3 +121,16 @@ def test_a_real_model_finds_the_question_in_the_sentence_that_answers_it(smollm)
     found.scores = np.array([3.0, 1.0, 2.0])  # the selection's order puts the answer last
     k = closest(found, question, smollm, ["fruit", "Paris", "plants"])
     assert k is not None and "330 metres" in found.text_at(k)
+
+
+def test_a_quoted_sentence_that_points_back_is_quoted_with_the_sentence_before_it():
+    from ragchain_cli.generate.quote import quote
+
+    question = "Why were the birch trees pruned?"
+    text = ("Panels are wired in series, so one shaded cell limits the current of the whole string. "
+            "For this reason the two birch trees west of the hall were pruned before installation.")
+    hits = [Hit("c0", 1.0, doc_id="d0", chunk=Chunk("c0", "d0", text))]
+    found = score_sentences(question, hits, {"birch": 1.0, "tree": 1.0, "prune": 1.0}, None, passages=1)
+    quoted = quote(found, question, ScoringModel([-1.0, -2.0]), hits, ["solar notes"])
+    assert quoted.verdict.text.startswith("Panels are wired in series") and "For this reason" in quoted.verdict.text
+    assert quoted.verdict.text.endswith("[1]")  # the passage read holds both sentences

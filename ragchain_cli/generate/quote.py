@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..text.asked import gives, kind
-from ..text.words import stem, stems_of
+from ..text.words import PRONOUNS, stem, stems_of, tokens
 from ..types import Citation, Hit
 from .gather import subject
 from .select import Sentences, states_nothing
@@ -33,6 +33,9 @@ MIN_WORDS = 6  # a shorter "sentence" is a caption, a heading or a reference ("C
 # the quotes that were right scored -2.1 to -0.3; a bar anywhere in -3.3 .. -2.3 splits them alike).
 LIKELY = -3.0
 PREFIX = "Read the passage and write a question that it answers.\n\n"
+# A sentence that opens by pointing back ("For this reason the birch trees were pruned.", "It closed in
+# 1962.") is quoted with the sentence before it, which says what it points to.
+_BACK = frozenset("therefore thus hence consequently so for as".split()) | PRONOUNS - {"there"}
 SUFFIX = "\nQuestion:"
 
 
@@ -82,10 +85,10 @@ def quote(found: Sentences, question: str, model: object, read: list[Hit], subje
     k = closest(found, question, model, subjects)
     if k is None:
         return None
-    p, _ = found.where[k]
+    p, i = found.where[k]
     hit = found.top[p]
     passages = list(read)
-    sentence = found.text_at(k)
+    sentence = _with_antecedent(found.split[p], i)
     number = next((n for n, h in enumerate(read, 1) if h.chunk_id == hit.chunk_id and sentence in h.chunk.text), 0)
     if not number:  # a sentence the model did not read: its passage is listed after those it did
         passages.append(dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, text=sentence)))
@@ -94,3 +97,17 @@ def quote(found: Sentences, question: str, model: object, read: list[Hit], subje
     cited = Citation(number, hit.chunk_id, chunk.doc_id or hit.doc_id, chunk.source, chunk.page)
     text = " ".join(sentence.split())
     return Quoted(Verdict(True, True, f"{text} [{number}]", citations=[cited]), passages)
+
+
+def _with_antecedent(units: list[str], i: int) -> str:
+    """The passage's i-th sentence, after the sentence before it when it opens by pointing back."""
+    first = (tokens(units[i])[:1] or [""])[0].lower()
+    if i > 0 and first in _BACK and (first not in {"for", "as"} or _points_back(units[i])):
+        return f"{units[i - 1]} {units[i]}"
+    return units[i]
+
+
+def _points_back(sentence: str) -> bool:
+    """'For this reason', 'As a result', 'For these reasons': the opening phrase refers to what came before."""
+    words = [w.lower() for w in tokens(sentence)[:4]]
+    return words[:2] in (["as", "a"], ["for", "this"], ["for", "that"], ["for", "these"], ["for", "those"])
