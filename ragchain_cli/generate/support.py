@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..text.claims import SIDE_WORD, is_polar, said_side
-from ..text.compare import comparison, operands
+from ..text.compare import comparison, operands, point_words
 from ..text.sentences import sentences
+from ..text.sides import ranged_side
 from ..text.words import (PRONOUNS, RANK_WORDS, TermStats, content_stems, is_content, number, stem, stems_of, tokens, values,
                           without_markers)
 
@@ -118,7 +119,10 @@ def check_support(answer: str, question: str, passages: list[str], stats: TermSt
     allowed = int(MISSING_ALLOWED * len([k for k in keys if not k[0].isdigit()]))
     items = [i for i in list_items(answer) if not set(content_stems(i)) & present]  # every item is a claim
     items += unranked(question, passages)
-    claimed = [c for c in _claimed(answer, question, stats) if c[0].isdigit() or c[0].isupper() or stem(c) in present]
+    ranged = {stem(w) for w in point_words(question)} if said_side(answer) == "yes" and \
+        ranged_side(question, passages) == "yes" else set()  # "mid-September" within "from May to October"
+    claimed = [c for c in _claimed(answer, question, stats) if (c[0].isdigit() or c[0].isupper() or stem(c) in present)
+               and stem(c) not in ranged]
     apart = _apart(claimed, held, answer, question)
     elsewhere = [k for k in stitched(answer, question, keys, passages) if k not in missing]
     units = unit_mismatch(answer, passages)

@@ -19,6 +19,7 @@ from .words import is_content, is_negation, stem, stems_of, tokens, without_mark
 
 _EXCEPTING = frozenset({"except", "excluding"})
 EXCEPTED_WITHIN = 3  # words after "except" that it may name: "except on public holidays"
+_WITHIN_POINT = frozenset(stem(w) for w in "early mid middle late end beginning start".split())  # "in mid-September"
 
 
 def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
@@ -45,13 +46,21 @@ def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
     return next(iter(found.items())) if len(found) == 1 else None
 
 
+def ranged_side(question: str, passages: list[str]) -> str | None:
+    """The side the passages' sentences that state the claim for a range (`_ranged`) take on the month,
+    weekday or year the question asks about; None when none does, or when they disagree."""
+    asked = _asked(question)
+    found = {side for passage in passages for unit in sentences(passage) if (side := _ranged(unit, question, asked))}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _ranged(sentence: str, question: str, asked: set[str]) -> str | None:
     """The side a sentence stating the claim for a range of months, weekdays or years takes on the one
     the question asks about ("possible from May to October" for "... in February?": no). None when the
     sentence lacks another word of the question, or when a negation, an exception or a negative word
     the question does not hold ("closed to sampling from 1 April to 15 July") may turn the claim around."""
     point = point_words(question)
-    rest = asked - {stem(w) for w in point}
+    rest = asked - {stem(w) for w in point} - _WITHIN_POINT
     if not point or not rest or not rest <= stems_of(without_markers(sentence)):
         return None
     held = {w.lower() for w in tokens(question)}
