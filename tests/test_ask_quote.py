@@ -11,7 +11,7 @@ import pytest
 
 from ragchain_cli.answering import open_workflow
 from ragchain_cli.config import load_settings
-from ragchain_cli.generate.quote import CANDIDATES, LIKELY, candidates, closest
+from ragchain_cli.generate.quote import CANDIDATES, LIKELY, QUOTED, candidates, closest
 from ragchain_cli.generate.select import score_sentences
 from ragchain_cli.generate.workflow import AskOptions
 from ragchain_cli.types import Chunk, Hit
@@ -45,7 +45,8 @@ def test_an_unverified_answer_gives_way_to_the_sentence_the_model_finds_the_ques
     payload = ask(sample_index, PLAIN, model)
     bodies, continuation = model.scored[0]
     assert len(bodies) == CANDIDATES and continuation == " " + PLAIN
-    assert payload["quoted"] is True and payload["supported"] is True, payload
+    assert payload["quoted"] is True and payload["supported"] is False, payload  # cited, not checked to answer
+    assert payload["not_verified"] == QUOTED and payload["citations"][0]["cited"] is True
     assert payload["draft"].startswith("Heron Inlet is closed from 3 May") and payload["draft_not_verified"]
     quoted = payload["answer"].rsplit(" [", 1)[0]
     assert quoted in bodies[1]  # the second candidate, word for word
@@ -134,3 +135,13 @@ def test_a_quoted_sentence_that_points_back_is_quoted_with_the_sentence_before_i
     quoted = quote(found, question, ScoringModel([-1.0, -2.0]), hits, ["solar notes"])
     assert quoted.verdict.text.startswith("Panels are wired in series") and "For this reason" in quoted.verdict.text
     assert quoted.verdict.text.endswith("[1]")  # the passage read holds both sentences
+
+
+def test_the_tail_of_a_sentence_cut_at_a_chunk_s_edge_is_no_candidate():
+    question = "What was decided about the generator?"
+    texts = ["presented three options for the generator: overhaul it, replace it, or retire it for a battery bank.",
+             "Decision: the old generator will be retired once the battery bank has run through a winter."]
+    hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
+    found = score_sentences(question, hits, {"generator": 1.0, "decide": 1.0}, None, passages=2)
+    assert [found.text_at(k) for k in candidates(found, question)] == [texts[1]]
+

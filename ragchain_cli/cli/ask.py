@@ -133,9 +133,11 @@ def _abstain_hint(console, payload: dict) -> None:
 
 def _render_sources(console, payload: dict) -> None:
     if payload.get("quoted"):
-        console.print(f"[dim]Quoted from the passages: the model's answer, \"{shown(payload['draft'])}\", was not "
-                      f"verified ({shown(payload['draft_not_verified'])}).[/]")
-    if not payload["supported"]:
+        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's sentence in which the model "
+                      "finds the question, quoted word for word; check that it answers it.")
+        console.print(f"[dim]The model's own answer, \"{shown(payload['draft'])}\", was not verified "
+                      f"({shown(payload['draft_not_verified'])}).[/]")
+    elif not payload["supported"]:
         why = payload.get("not_verified") or "the passages do not contain its key content"
         console.print(f"[bold yellow]Not verified:[/] {shown(why)}; treat this answer as the model's guess, "
                       "not as a cited fact.")

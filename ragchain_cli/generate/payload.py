@@ -5,7 +5,8 @@ Fields (the contract with `eval --qa`): question, answer, answered, supported, n
 payload plus "text", the passage as the model read it), timings (retrieve, generate, first_token,
 total, in seconds from the question's start), evidence (decide.py's signals, score, probability);
 "draft" when the model itself declined, or when its reply was not verified and the passage's
-sentence is quoted instead ("quoted": true, "draft_not_verified": why); "searched" and "corrected" when a word was corrected;
+sentence is quoted instead ("quoted": true, "supported": false: a quote is not checked to answer,
+"draft_not_verified": why the reply was not verified); "searched" and "corrected" when a word was corrected;
 "versions" (the version groups the answer reconciled) and, on each citation, "superseded_by"
 (added by the workflow from versions.py).
 """

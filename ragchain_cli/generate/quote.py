@@ -37,6 +37,10 @@ PREFIX = "Read the passage and write a question that it answers.\n\n"
 # 1962.") is quoted with the sentence before it, which says what it points to.
 _BACK = frozenset("therefore thus hence consequently so for as".split()) | PRONOUNS - {"there"}
 SUFFIX = "\nQuestion:"
+# A quote is the passage's own words, cited, but nothing checks that it answers the question: it is
+# shown as the closest sentence, not as a verified answer (a fresh-wording probe found quotes that
+# answer another question: the three options for "which firm is installing ...?")
+QUOTED = "a sentence of the passages quoted in place of the model's answer; whether it answers the question is not checked"
 
 
 @runtime_checkable
@@ -51,12 +55,20 @@ class Quoted:
 
 
 def candidates(found: Sentences, question: str) -> list[int]:
-    """Indices (into found.where) of the CANDIDATES best sentences that state something, give what
-    the question asks for (a time to "when", a reason to "why": text/asked.py) and name its names."""
+    """Indices (into found.where) of the CANDIDATES best sentences that state something, open as a
+    sentence does, give what the question asks for (a time to "when", a reason to "why":
+    text/asked.py) and name its names."""
     order = [int(k) for k in np.argsort(-found.scores, kind="stable")]
     asked = kind(question)
     return [k for k in order if not states_nothing(found.text_at(k)) and len(found.text_at(k).split()) >= MIN_WORDS
-            and gives(found.text_at(k), question, asked) and _names_held(found, k, question)][:CANDIDATES]
+            and _whole(found.text_at(k)) and gives(found.text_at(k), question, asked)
+            and _names_held(found, k, question)][:CANDIDATES]
+
+
+def _whole(sentence: str) -> bool:
+    """A sentence, not the tail of one cut at a chunk's edge ("presented three options: ...")."""
+    first = sentence.lstrip(" \"'([*")[:1]
+    return first.isupper() or first.isdigit()
 
 
 def _names_held(found: Sentences, k: int, question: str) -> bool:
@@ -96,7 +108,7 @@ def quote(found: Sentences, question: str, model: object, read: list[Hit], subje
     chunk = hit.chunk
     cited = Citation(number, hit.chunk_id, chunk.doc_id or hit.doc_id, chunk.source, chunk.page)
     text = " ".join(sentence.split())
-    return Quoted(Verdict(True, True, f"{text} [{number}]", citations=[cited]), passages)
+    return Quoted(Verdict(True, False, f"{text} [{number}]", QUOTED, citations=[cited]), passages)
 
 
 def _with_antecedent(units: list[str], i: int) -> str:
