@@ -4,15 +4,23 @@ from ragchain_cli.text.units import Measure, convert, measures, met_by_measure, 
 
 
 def test_measures_read_degrees_words_and_abbreviations():
-    assert measures("Bake at 180 °C for 40 minutes") == [Measure(180.0, "celsius", "temperature")]
+    assert measures("Bake at 180 °C for 40 minutes") == [Measure(180.0, "celsius", "temperature"),
+                                                         Measure(40.0, "minute", "time")]
     assert measures("350 degrees Fahrenheit") == [Measure(350.0, "fahrenheit", "temperature")]
     assert [m.unit for m in measures("a 12 km walk, 3.5 miles, 1,200 g and 2 lbs")] == \
         ["kilometre", "mile", "gramme", "pound"]
 
 
-def test_letters_and_minutes_are_no_units():
+def test_letters_are_no_units():
     assert measures("Vitamin C, 12 C, Block 3 F") == []
-    assert measures("30 min, 3 ms, in 1850 in") == []
+    assert measures("3 ms, in 1850 in, one of the boats") == []
+
+
+def test_durations_in_digits_or_words_convert():
+    (days,) = measures("logs are kept for 90 days")
+    (months,) = measures("for less than six months")
+    assert months == Measure(6.0, "month", "time") and round(convert(days, "month"), 2) == 2.96
+    assert convert(days, "mile") is None
 
 
 def test_conversion_stays_in_one_dimension():

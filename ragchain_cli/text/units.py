@@ -1,7 +1,7 @@
 """Units of measure: a quantity is the same whatever unit states it ("180 °C" is "356 °F").
 
-A measure is a number in digits followed by a unit of temperature, length, mass or volume
-(`measures`); a question may also name a unit alone ("in Fahrenheit", "how many miles"). Units
+A measure is a number (in digits, or a number word: "six months") followed by a unit of
+temperature, length, mass, volume or time (`measures`); a question may also name a unit alone ("in Fahrenheit", "how many miles"). Units
 of one dimension convert into each other (`convert`), so a question's "350 °F" is met by a
 passage's "180 °C", and a question that asks for Fahrenheit by a passage that gives Celsius.
 A bare "C" or "F" is a unit only after a degree sign or "degrees" ("Vitamin C" is none); units
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from .words import NUMBER_WORDS
 
 # name -> (dimension, size in the dimension's base unit); temperatures are converted apart.
 _SIZES = {
@@ -28,6 +30,11 @@ _SIZES = {
     "pound": ("mass", 453.59237), "tonne": ("mass", 1e6),
     "ml": ("volume", 0.001), "millilitre": ("volume", 0.001), "milliliter": ("volume", 0.001),
     "l": ("volume", 1.0), "litre": ("volume", 1.0), "liter": ("volume", 1.0),
+    # durations ("kept for 90 days" against "less than six months"); a month and a year are their mean
+    "second": ("time", 1.0), "sec": ("time", 1.0), "minute": ("time", 60.0), "min": ("time", 60.0),
+    "hour": ("time", 3600.0), "hr": ("time", 3600.0), "day": ("time", 86400.0), "week": ("time", 604800.0),
+    "fortnight": ("time", 1209600.0), "month": ("time", 2629800.0), "year": ("time", 31557600.0),
+    "yr": ("time", 31557600.0),
 }
 _TEMPERATURES = {"c": "celsius", "celsius": "celsius", "centigrade": "celsius", "f": "fahrenheit",
                  "fahrenheit": "fahrenheit", "k": "kelvin", "kelvin": "kelvin"}
@@ -35,6 +42,8 @@ _TO_CELSIUS = {"celsius": lambda v: v, "fahrenheit": lambda v: (v - 32) * 5 / 9,
 _FROM_CELSIUS = {"celsius": lambda v: v, "fahrenheit": lambda v: v * 9 / 5 + 32, "kelvin": lambda v: v + 273.15}
 # A number, then a unit: a degree sign or "degrees" and a scale, or a word ("miles", "kg").
 _MEASURE = re.compile(r"(?<![\w.,])(?P<value>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>(?:°|º|degrees?\s+)\s*[A-Za-z]+|[A-Za-z]+)\b")
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b(?=\s+[A-Za-z])",
+                          re.IGNORECASE)
 TOLERANCE = 0.03  # a converted value is usually rounded: "180 °C" is given as "350 °F" (356)
 
 
@@ -64,9 +73,10 @@ def _full(name: str) -> str:
 
 
 def measures(text: str) -> list[Measure]:
-    """The quantities a text states with a unit: "Bake at 180 °C" -> [Measure(180, celsius, temperature)]."""
+    """The quantities a text states with a unit: "Bake at 180 °C" -> [Measure(180, celsius, temperature)],
+    "for six months" -> [Measure(6, month, time)]."""
     found = []
-    for match in _MEASURE.finditer(text):
+    for match in _MEASURE.finditer(_NUMBER_WORD.sub(lambda m: NUMBER_WORDS[m.group().lower()], text)):
         word = match.group("unit")
         if len(word) == 1 and word.upper() in "CFK":
             continue  # "Vitamin C", "Block F": a scale letter needs a degree sign
