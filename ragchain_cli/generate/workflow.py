@@ -76,7 +76,8 @@ class AskWorkflow:
                           gathered, question)
         model = self.model()
         if on_progress is not None:
-            on_progress(f"reading {len(gathered.found.top)} passage{'s' * (len(gathered.found.top) != 1)} ...")
+            top = len(gathered.found.top)  # the context takes their best sentences: some may give none
+            on_progress(f"reading the best sentences of the top {top} passage{'s' * (top != 1)} ...")
         attempt, drafted = Attempt(opts.context_tokens), None
         while attempt is not None:
             reply = draft(decision.question, attempt, gathered.found, model, opts.passages, opts.max_tokens)
