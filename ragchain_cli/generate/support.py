@@ -24,8 +24,8 @@ from ..text.claims import SIDE_WORD, is_polar, said_side
 from ..text.compare import comparison, operands, point_words
 from ..text.sentences import sentences
 from ..text.sides import ranged_side
-from ..text.words import (PRONOUNS, RANK_WORDS, TermStats, content_stems, is_content, number, stem, stems_of, tokens, values,
-                          without_markers)
+from ..text.words import (CALENDAR_WORDS, PRONOUNS, RANK_WORDS, TermStats, content_stems, is_content, number, stem,
+                          stems_of, tokens, values, without_markers)
 
 RARE_SHARE = 0.02
 LIST_ITEM_WORDS = 4  # a list's items are short: "lemon juice", "a pinch of salt"
@@ -156,9 +156,10 @@ def stitched(answer: str, question: str, keys: list[str], passages: list[str]) -
 
 
 def names_asked(question: str, about: set[str]) -> list[str]:
-    """The question's names (capitalised words after its first, of 3 letters or more) that `about`, the
-    stems of the passages' subjects, does not hold."""
-    return [t for t in tokens(without_markers(question))[1:] if t[:1].isupper() and len(t) >= 3 and stem(t) not in about]
+    """The question's names (capitalised words after its first, of 3 letters or more, not a day or a
+    month) that `about`, the stems of the passages' subjects, does not hold."""
+    return [t for t in tokens(without_markers(question))[1:] if t[:1].isupper() and len(t) >= 3 and stem(t) not in about
+            and t.lower().rstrip("s") not in CALENDAR_WORDS]  # "Saturdays", "March" are times, not names
 
 
 def unnamed(answer: str, question: str, passages: list[str], subjects: list[str]) -> list[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ..text.asked import WHAT, gives, kind
 from ..text.claims import hedged, opposite_side, said_side, side_case, side_of, state_side, takes_side
-from ..text.conditions import unmet
+from ..text.conditions import superseded, unmet
 from ..text.replies import garbled, says_unknown, speaks_of_passages, without_citations
 from ..text.sides import passage_side
 from ..text.words import TermStats
@@ -46,6 +46,7 @@ NOT_ASKED = "the answer does not say {what}, which the question asks"
 GARBLED = "the answer does not read as one sentence (text copied across columns or lines)"
 UNMET = "the passage the answer comes from does not say {terms}, which the question asks about"
 UNNAMED = "the sentence the answer comes from does not name {names}, which the question asks about"
+CHANGED = "the passages say {old} changes to {new}"
 
 
 @dataclass
@@ -105,7 +106,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict
     why = _side_problem(text, decision, passages) or (REMARK if speaks_of_passages(text) else "") \
         or (ECHO if not decision.polar and not adds_to(text, question) else "") or _not_asked(text, decision) \
         or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or _unnamed(text, decision, draft) \
-        or support.reason(text)
+        or _changed(text, passages) or support.reason(text)
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
@@ -149,3 +150,9 @@ def _unnamed(text: str, decision: Decision, draft: Draft) -> str:
     names = unnamed(text, decision.question, [h.chunk.text for h in draft.passages],
                     [subject(h.chunk) for h in draft.passages])
     return UNNAMED.format(names=", ".join(f'"{n}"' for n in names)) if names else ""
+
+
+def _changed(text: str, passages: list[str]) -> str:
+    """An answer that gives the value a passage says is changed ("18:10" where "it moves from 18:10 to 17:10")."""
+    change = superseded(text, passages)
+    return CHANGED.format(old=change[0], new=change[1]) if change else ""

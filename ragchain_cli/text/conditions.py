@@ -65,3 +65,21 @@ def _relations(question: str) -> list[str]:
 
 def _words(text: str) -> list[str]:
     return [w.lower() for w in TOKEN.findall(text)]
+
+
+# "moves from 18:10 to 17:10", "rose from 12 to 15 euros": the value before the change is no longer it
+_CHANGE = re.compile(r"\b(?:moves?|moved|changes?|changed|increase[sd]?|decrease[sd]?|rises?|rose|falls?|fell|drops?|"
+                     r"dropped|shifts?|shifted|reduced?|raised?|lowered?)\b"  # not "goes", "extended": a range
+                     r"[^.;]{0,40}?\bfrom\s+(?P<old>[\d.,:]*\d)\b[^.;]{0,12}?\bto\s+(?P<new>[\d.,:]*\d)\b", re.IGNORECASE)
+
+
+def superseded(answer: str, passages: list[str]) -> tuple[str, str] | None:
+    """(old, new) when the answer gives a value that a passage says changes to another, and not the
+    new one: "leaves at 18:10" over "the last departure moves from 18:10 to 17:10"."""
+    said = set(re.findall(r"\d[\d.,:]*\d|\d", without_markers(answer)))
+    for passage in passages:
+        for match in _CHANGE.finditer(passage):
+            old, new = match.group("old"), match.group("new")
+            if old != new and old in said and new not in said:
+                return old, new
+    return None
