@@ -144,4 +144,6 @@ def test_the_tail_of_a_sentence_cut_at_a_chunk_s_edge_is_no_candidate():
     hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
     found = score_sentences(question, hits, {"generator": 1.0, "decide": 1.0}, None, passages=2)
     assert [found.text_at(k) for k in candidates(found, question)] == [texts[1]]
+    listed = [Hit("c0", 1.0, doc_id="d0", chunk=Chunk("c0", "d0", "- 42 panels feed the generator's battery bank every day."))]
+    assert len(candidates(score_sentences(question, listed, {"generator": 1.0}, None, passages=1), question)) == 1
 

@@ -67,7 +67,7 @@ def candidates(found: Sentences, question: str) -> list[int]:
 
 def _whole(sentence: str) -> bool:
     """A sentence, not the tail of one cut at a chunk's edge ("presented three options: ...")."""
-    first = sentence.lstrip(" \"'([*")[:1]
+    first = sentence.lstrip(" \"'([*-•–")[:1]  # a list item's marker ("- 42 panels") opens nothing
     return first.isupper() or first.isdigit()
 
 
