@@ -11,6 +11,8 @@ def test_the_opening_question_word_says_what_is_asked():
     assert kind("Why was the pool closed?") == "cause"
     assert kind("Who repaired the church clock?") == "who"
     assert kind("I lost my key. Who can open the lab?") == "who"  # the last sentence asks
+    assert kind("Which firm is installing the battery bank?") == "who" and kind("What company built it?") == "who"
+    assert kind("What family is the panda a part of?") == ""  # a family of animals is nobody
     assert kind("When the ferry stops, which service runs?") == ""  # "when" opens a clause, "which" asks
     assert kind("What is the inn called?") == "" and kind("Is the inn open?") == ""
     assert kind("How long is the bridge?") == ""

@@ -38,6 +38,10 @@ _PERSONS = frozenset("""man men woman women people person persons child children
     company government army council committee group society volunteers volunteer colleague colleagues board
     court parliament agency department university club police authority authorities ministry union party firm
     everyone nobody anyone someone""".split())
+# "Which firm ...?", "What company ...?" ask for someone as "who" does ("family", "group": not always people)
+_WHICH_WHO = frozenset("""company companies firm firms contractor contractors supplier manufacturer agency organisation
+    organization authority council ministry department university club team person people man woman king queen
+    president director manager officer engineer scientist architect builder author artist employer owner""".split())
 _AGENT = ("ers", "ors", "ists", "ians")  # miners, sailors, chemists, historians (plural: "ever", "tower" are none)
 _WHEN_NUMBER = re.compile(r"\b(?:\d{3,4}s?|\d{1,2}[:.]\d{2})\b")  # a year ("1890", "1920s"), a clock time ("16:10")
 _CAUSE_PHRASE = re.compile(r"\b(?:due|owing)\s+to\b", re.IGNORECASE)  # "due south" gives no reason
@@ -78,7 +82,7 @@ def kind(question: str) -> str:
         return "time"
     if first == "why":
         return "cause"
-    if first in {"who", "whom"}:
+    if first in {"who", "whom"} or (first in {"which", "what"} and second in _WHICH_WHO):  # "Which firm ...?"
         return "who"
     return ""
 
