@@ -133,7 +133,7 @@ def _abstain_hint(console, payload: dict) -> None:
 
 def _render_sources(console, payload: dict) -> None:
     if payload.get("quoted"):
-        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's sentence in which the model "
+        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's text in which the model "
                       "finds the question, quoted word for word; check that it answers it.")
         console.print(f"[dim]The model's own answer, \"{shown(payload['draft'])}\", was not verified "
                       f"({shown(payload['draft_not_verified'])}).[/]")

@@ -30,6 +30,7 @@ from ..text.words import (CALENDAR_WORDS, PRONOUNS, RANK_WORDS, TermStats, conte
 RARE_SHARE = 0.02
 LIST_ITEM_WORDS = 4  # a list's items are short: "lemon juice", "a pinch of salt"
 MISSING_ALLOWED = 0.25  # share of non-number key terms that may be missing (paraphrase, spelling)
+NOUN_AFTER = 3  # words after a passage's number that may be what it counts ("42 monocrystalline panels")
 
 def drawn_from(answer: str, question: str, sentence: str) -> float:
     """The share of the answer's own words (stems the question lacks) that `sentence` holds; 0.0 when
@@ -209,17 +210,25 @@ def unit_mismatch(answer: str, passages: list[str]) -> list[str]:
     first letters, is the same word)."""
     said = _numbers_with_nouns(without_markers(answer))
     given: dict[str, set[str]] = {}
-    for passage in passages:
-        for value, noun in _numbers_with_nouns(passage):
+    for passage in passages:  # a passage's noun may follow an adjective: "42 monocrystalline panels"
+        for value, noun in _numbers_with_nouns(passage, NOUN_AFTER):
             given.setdefault(value, set()).add(noun)
     return [f"{value} {noun}" for value, noun in said if given.get(value)
             and not any(noun.startswith(g) or g.startswith(noun) for g in given[value])]  # "min" for "minutes"
 
 
-def _numbers_with_nouns(text: str) -> list[tuple[str, str]]:
+def _numbers_with_nouns(text: str, within: int = 1) -> list[tuple[str, str]]:
+    """(number, stem) for each number in digits and each of the content words right after it, at most
+    `within` of them in a row ("42 monocrystalline panels": both; "1906 by the British": none)."""
     words = tokens(text)
-    return [(number(w), stem(n)) for w, n in zip(words, words[1:]) if w[:1].isdigit() and not n[:1].isdigit()
-            and is_content(n)]
+    found = []
+    for i, word in enumerate(words):
+        if word[:1].isdigit():
+            for after in words[i + 1:i + 1 + within]:
+                if after[:1].isdigit() or not is_content(after):
+                    break
+                found.append((number(word), stem(after)))
+    return found
 
 
 def unranked(question: str, passages: list[str]) -> list[str]:
