@@ -11,7 +11,8 @@ def test_the_opening_question_word_says_what_is_asked():
     assert kind("Why was the pool closed?") == "cause"
     assert kind("Who repaired the church clock?") == "who"
     assert kind("I lost my key. Who can open the lab?") == "who"  # the last sentence asks
-    assert kind("Which firm is installing the battery bank?") == "who" and kind("What company built it?") == "who"
+    assert kind("Which firm is installing the battery bank?") == "organisation"
+    assert kind("What company built it?") == "organisation"
     assert kind("What family is the panda a part of?") == ""  # a family of animals is nobody
     assert kind("When the ferry stops, which service runs?") == ""  # "when" opens a clause, "which" asks
     assert kind("What is the inn called?") == "" and kind("Is the inn open?") == ""
@@ -65,3 +66,11 @@ def test_a_frequency_is_a_rate_not_a_number():
     assert gives("Three trips a year.", often, "frequency")
     assert not gives("Two people visit it with the Kittiwake.", often, "frequency")  # a count is no rate
     assert not gives("It is visited by the station's technicians.", often, "frequency")
+
+
+def test_a_firm_is_named_not_an_agent_noun():
+    firm = "Which firm is installing the battery bank?"
+    assert gives("Vossberg Electric is installing it.", firm, "organisation")
+    assert gives("A local builder is installing it.", firm, "organisation")
+    assert not gives("The firm is installing it next to the inverters.", firm, "organisation")  # "inverters" is no one
+

@@ -64,11 +64,12 @@ _FREQUENCIES = frozenset("""every each per daily nightly weekly fortnightly mont
 _RATE = re.compile(r"\b(?:a|an)\s+(?:day|night|week|fortnight|month|year|hour|minute|season|decade|century)\b",
                    re.IGNORECASE)  # "two trips a week"
 WHAT = {"number": "how many or how much", "time": "when", "cause": "why", "who": "who",
-        "price": "how much it costs", "frequency": "how often"}  # as a reason says it
+        "price": "how much it costs", "frequency": "how often", "organisation": "which one it is"}  # as a reason says it
 
 
 def kind(question: str) -> str:
-    """'number', 'price', 'frequency', 'time', 'cause', 'who' or '' (any other question, a yes/no one included)."""
+    """'number', 'price', 'frequency', 'time', 'cause', 'who', 'organisation' or '' (any other question, a
+    yes/no one included)."""
     asked = (sentences(question) or [question])[-1]
     words = [w.lower() for w in tokens(without_markers(asked))]
     while words and words[0] in _LEAD:
@@ -82,8 +83,10 @@ def kind(question: str) -> str:
         return "time"
     if first == "why":
         return "cause"
-    if first in {"who", "whom"} or (first in {"which", "what"} and second in _WHICH_WHO):  # "Which firm ...?"
+    if first in {"who", "whom"}:
         return "who"
+    if first in {"which", "what"} and second in _WHICH_WHO:  # "Which firm ...?": a name, or who they are
+        return "organisation"
     return ""
 
 
@@ -105,6 +108,8 @@ def gives(answer: str, question: str, asked: str) -> bool:
         return bool(_CURRENCY_SIGN.search(text)) or bool(lower & _CURRENCY) or _amount(text, question)
     if asked == "time":  # not any number: "30 kWh" is no time
         return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or _names_a_time(raw, asked_stems)
+    if asked == "organisation":  # not an agent noun: "the inverters" name no firm
+        return bool(lower & (_PERSONS | _WHICH_WHO)) or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
     if asked == "cause":
         return bool(said & _CAUSES) or bool(_CAUSE_PHRASE.search(text))
     return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
