@@ -74,13 +74,18 @@ def test_a_model_that_cannot_score_keeps_the_flagged_answer(sample_index):
     assert payload["supported"] is False and "quoted" not in payload, payload
 
 
+def found_in(question: str, texts: list[str], weights: dict[str, float]):
+    """The texts as one-sentence-or-more passages, scored against the question with no encoder."""
+    hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
+    return score_sentences(question, hits, weights, None, passages=len(texts))
+
+
 def test_a_sentence_that_gives_nothing_of_what_the_question_asks_is_no_candidate():
     question = "Who repaired the church clock?"
     texts = ["The church clock was repaired in 1987 and has kept good time ever since.",
              "The church clock was repaired by the Marsh brothers of Ludlow after the storm.",
              "The church clock on the tower strikes the hours from seven to ten."]
-    hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
-    found = score_sentences(question, hits, {"church": 1.0, "clock": 1.0, "repair": 1.0}, None, passages=3)
+    found = found_in(question, texts, {"church": 1.0, "clock": 1.0, "repair": 1.0})
     assert [found.text_at(k) for k in candidates(found, question)] == [texts[1]]
     assert len(candidates(found, "Which clock was repaired?")) == 3  # "which" asks for no kind
 
@@ -90,8 +95,7 @@ def test_a_sentence_that_does_not_name_the_question_s_names_is_no_candidate():
     texts = ["The Kittiwake is a 5.8-metre workboat with a 60 hp outboard engine and a winch.",
              "Two smaller open boats, Teal and Grebe, are used for shallow sampling with a 15 hp engine.",
              "Every engine is serviced by the boat technician before the season starts."]
-    hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
-    found = score_sentences(question, hits, {"engine": 1.0, "teal": 1.0, "power": 1.0}, None, passages=3)
+    found = found_in(question, texts, {"engine": 1.0, "teal": 1.0, "power": 1.0})
     assert [found.text_at(k) for k in candidates(found, question)] == [texts[1]]
     titled = [Hit("c0", 1.0, doc_id="d0", chunk=Chunk("c0", "d0", texts[0], title="The Teal"))]  # its subject names it
     assert len(candidates(score_sentences(question, titled, {"engine": 1.0}, None, passages=1), question)) == 1
@@ -141,8 +145,7 @@ def test_the_tail_of_a_sentence_cut_at_a_chunk_s_edge_is_no_candidate():
     question = "What was decided about the generator?"
     texts = ["presented three options for the generator: overhaul it, replace it, or retire it for a battery bank.",
              "Decision: the old generator will be retired once the battery bank has run through a winter."]
-    hits = [Hit(f"c{i}", 1.0, doc_id=f"d{i}", chunk=Chunk(f"c{i}", f"d{i}", t)) for i, t in enumerate(texts)]
-    found = score_sentences(question, hits, {"generator": 1.0, "decide": 1.0}, None, passages=2)
+    found = found_in(question, texts, {"generator": 1.0, "decide": 1.0})
     assert [found.text_at(k) for k in candidates(found, question)] == [texts[1]]
     listed = [Hit("c0", 1.0, doc_id="d0", chunk=Chunk("c0", "d0", "- 42 panels feed the generator's battery bank every day."))]
     assert len(candidates(score_sentences(question, listed, {"generator": 1.0}, None, passages=1), question)) == 1

@@ -121,5 +121,4 @@ def _with_antecedent(units: list[str], i: int) -> str:
 
 def _points_back(sentence: str) -> bool:
     """'For this reason', 'As a result', 'For these reasons': the opening phrase refers to what came before."""
-    words = [w.lower() for w in tokens(sentence)[:4]]
-    return words[:2] in (["as", "a"], ["for", "this"], ["for", "that"], ["for", "these"], ["for", "those"])
+    return [w.lower() for w in tokens(sentence)[:2]] in (["as", "a"], ["for", "this"], ["for", "that"], ["for", "these"], ["for", "those"])

@@ -15,6 +15,7 @@ import re
 from functools import cache
 
 from .sentences import sentences
+from .units import unit
 from .words import CALENDAR_WORDS, NUMBER_WORDS, STOPWORDS, stem, tokens, values, without_markers
 
 _WH = frozenset("what which who whom whose where why how".split())  # "When X is done, what ...?" asks what
@@ -55,8 +56,9 @@ _CURRENCY = frozenset("""euro euros eur cent cents dollar dollars usd pound poun
     yuan rupee rupees krona kronor krone kroner kr sek nok dkk chf zloty free""".split())
 _CURRENCY_SIGN = re.compile(r"[€$£¥₹]")
 _YEARS = re.compile(r"(?<![€$£¥₹\d.,])\b(?:1[5-9]\d\d|20\d\d)(?:\s*[-–/]\s*\d{2,4})?\b")  # "1998", "2020-21"
+# besides the units of text/units.py (length, mass, volume, time): what else a number may count
 _OTHER_UNITS = ("""percent per cent times people persons person staff visitors guests passengers members
-    mm cm km metre meter mile foot feet inch yard kg gram kilo tonne ton litre liter ml hp kw kwh watt volt degree""")
+    ton hp kw kwh watt volt degree""")
 # "How often ...?" asks for a frequency: "every Monday", "twice a week", "monthly", "rarely"
 _FREQUENCIES = frozenset("""every each per daily nightly weekly fortnightly monthly quarterly yearly annually hourly
     once twice thrice times always never usually often seldom rarely sometimes occasionally regularly frequently
@@ -108,12 +110,12 @@ def gives(answer: str, question: str, asked: str) -> bool:
         return bool(_CURRENCY_SIGN.search(text)) or bool(lower & _CURRENCY) or _amount(text, question)
     if asked == "time":  # not any number: "30 kWh" is no time
         return bool(_WHEN_NUMBER.search(text)) or bool(said & _TIME_LINKS) or _names_a_time(raw, asked_stems)
+    named = any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
     if asked == "organisation":  # not an agent noun: "the inverters" name no firm
-        return bool(lower & (_PERSONS | _WHICH_WHO)) or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
+        return bool(lower & (_PERSONS | _WHICH_WHO)) or named
     if asked == "cause":
         return bool(said & _CAUSES) or bool(_CAUSE_PHRASE.search(text))
-    return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said \
-        or any(w[:1].isupper() and w.lower() not in STOPWORDS for w in new)
+    return bool(lower & _PERSONS) or any(len(w) > 5 and w.endswith(_AGENT) for w in lower) or "by" in said or named
 
 
 def _names_a_time(raw: list[str], asked_stems: set[str]) -> bool:
@@ -131,7 +133,7 @@ def _amount(text: str, question: str) -> bool:
     for i, word in enumerate(raw):
         if word[:1].isdigit() and not set(values(word)) <= asked:  # "the old one" is no amount
             after = raw[i + 1].lower() if i + 1 < len(raw) else ""
-            if stem(after) not in _other_units():
+            if stem(after) not in _other_units() and unit(after) is None:
                 return True
     return False
 

@@ -34,10 +34,11 @@ def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
     if not asked:
         return None
     found: dict[str, str] = {}
+    ranged = _range_reading(question, asked)
     for passage in passages:
         for unit in sentences(passage):
             if not (asked <= stems_of(without_markers(unit)) and numbers <= _ranks_and_numbers(_words(unit))):
-                side = _ranged(unit, question, asked)
+                side = _ranged(unit, question, *ranged) if ranged else None
             else:
                 denied = _denies(unit, asked) or _excepted(unit, question)
                 side = "no" if denied else side_of(unit, question, passages)
@@ -49,21 +50,30 @@ def passage_side(question: str, passages: list[str]) -> tuple[str, str] | None:
 def ranged_side(question: str, passages: list[str]) -> str | None:
     """The side the passages' sentences that state the claim for a range (`_ranged`) take on the month,
     weekday or year the question asks about; None when none does, or when they disagree."""
-    asked = _asked(question)
-    found = {side for passage in passages for unit in sentences(passage) if (side := _ranged(unit, question, asked))}
+    ranged = _range_reading(question, _asked(question))
+    if not ranged:
+        return None
+    found = {side for passage in passages for unit in sentences(passage) if (side := _ranged(unit, question, *ranged))}
     return next(iter(found)) if len(found) == 1 else None
 
 
-def _ranged(sentence: str, question: str, asked: set[str]) -> str | None:
-    """The side a sentence stating the claim for a range of months, weekdays or years takes on the one
-    the question asks about ("possible from May to October" for "... in February?": no). None when the
-    sentence lacks another word of the question, or when a negation, an exception or a negative word
-    the question does not hold ("closed to sampling from 1 April to 15 July") may turn the claim around."""
+def _range_reading(question: str, asked: set[str]) -> tuple[set[str], set[str]] | None:
+    """What `_ranged` reads each sentence against, worked out once a question: the claim's other
+    stems (all but the month, weekday or year asked about) and the question's words; None when the
+    question asks about no one month, weekday or year."""
     point = point_words(question)
     rest = asked - {stem(w) for w in point} - _WITHIN_POINT
-    if not point or not rest or not rest <= stems_of(without_markers(sentence)):
+    return (rest, {w.lower() for w in tokens(question)}) if point and rest else None
+
+
+def _ranged(sentence: str, question: str, rest: set[str], held: set[str]) -> str | None:
+    """The side a sentence stating the claim for a range of months, weekdays or years takes on the one
+    the question asks about ("possible from May to October" for "... in February?": no). None when the
+    sentence lacks another word of the question (`rest`), or when a negation, an exception or a negative
+    word the question (`held`) does not hold ("closed to sampling from 1 April to 15 July") may turn the
+    claim around."""
+    if not rest <= stems_of(without_markers(sentence)):
         return None
-    held = {w.lower() for w in tokens(question)}
     turned = {w.lower() for w in tokens(sentence)} - held
     if any(is_negation(w) for w in turned) or turned & (EXCEPTIONS | NEGATIVES):
         return None
