@@ -45,12 +45,16 @@ class Settings:
     rerank_instruction: str = ""
     llm: str = ""
     n_ctx: int = 4096  # the context window of every local LLM (answers, hyde, --expand, LLM rerankers)
-    # ask: how much the model reads and writes (generate/workflow.py AskOptions takes these, ask_fields())
+    # ask: how much the model reads and writes (answer/workflow.py AskOptions takes these, ask_fields())
     max_tokens: int = 64  # the longest answer; one sentence is asked for and generation stops at its end
     context_tokens: int = 360  # passage tokens the model reads (prompt reading dominates CPU time)
     passages: int = 4  # top hits whose sentences compete for the context
     focus_tokens: int = 80  # the second, focused reading of an answer not drawn from the best sentence (0: none)
     abstain: bool = True  # say the documents do not say when the evidence is weak; False: always answer
+    # who decides "answerable" and "verified": the trained answer judge, the word rules, or both (answer/judging.py)
+    verdicts: str = "both"
+    judge_answers: float = 0.5  # the judge's probability a sentence must reach for the question to be answered
+    judge_supports: float = 0.5  # ... that a cited sentence must reach for the answer to be shown verified
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False  # search and ask: only the newest version of each version group (= versions "latest")
@@ -78,12 +82,14 @@ class Settings:
         return [name.strip() for name in self.retrievers.split(",") if name.strip()]
 
     def ask_fields(self) -> dict[str, Any]:
-        """ask's settings, as keyword arguments of generate.workflow.AskOptions."""
+        """ask's settings, as keyword arguments of answer.workflow.AskOptions."""
         return {**{name: getattr(self, name) for name in ASK_FIELDS}, "versions": self.versions_mode()}  # latest = true
 
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
-ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions")
+ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions", "verdicts",
+              "judge_answers", "judge_supports")
+VERDICTS = ("judge", "rules", "both")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 
 
@@ -211,6 +217,9 @@ def load_settings(
         raise UsageError(f"versions must be one of {', '.join(VERSION_MODES)}, got {settings.versions!r}",
                          "newest: answer from the newest version and say what changed; all: from any version; "
                          "latest: search only the newest versions")
+    if settings.verdicts not in VERDICTS:
+        raise UsageError(f"verdicts must be one of {', '.join(VERDICTS)}, got {settings.verdicts!r}",
+                         "judge: the trained answer judge decides; rules: the word rules alone; both: either refuses")
     if settings.workers < 0:
         raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ragchain_cli.generate.decide import decide
-from ragchain_cli.generate.draft import Attempt, Draft
-from ragchain_cli.generate.gather import Searched, gather
-from ragchain_cli.generate.prompt import extract_citations
-from ragchain_cli.generate.verify import verify
+from ragchain_cli.answer.decide import decide
+from ragchain_cli.config import DEFAULTS
+from ragchain_cli.judge.model import load_judge
+from ragchain_cli.answer.draft import Attempt, Draft
+from ragchain_cli.answer.gather import Searched, gather
+from ragchain_cli.answer.prompt import extract_citations
+from ragchain_cli.answer.verify import verify
 from ragchain_cli.text.claims import said_side
 from ragchain_cli.text.replies import shorten
 from ragchain_cli.text.words import TermStats, is_content, stem, stems_of, tokens
@@ -83,15 +85,18 @@ def stats_of(case: dict, english: frozenset[str]) -> TermStats:
 
 
 def run(case: dict, encoder, english):
+    """The case through gather, decide and verify as `ask` runs them by default (the shipped judge, the
+    Settings' verdicts and bars)."""
     stats = stats_of(case, english)
     hits = hits_of(case, encoder, stats)
-    gathered = gather(case["question"], lambda q: Searched(hits, q), stats, encoder, passages=4)
-    decision = decide(gathered)
+    judge = None if DEFAULTS.verdicts == "rules" else load_judge()
+    gathered = gather(case["question"], lambda q: Searched(hits, q), stats, encoder, passages=4, judge=judge)
+    decision = decide(gathered, True, DEFAULTS.verdicts, DEFAULTS.judge_answers)
     if case["draft"] is None or not decision.answerable:
         return decision, None
     text, citations = extract_citations(shorten(case["draft"]), hits, case["question"])
     draft = Draft(text, citations, hits, Attempt(360), 0.0)
-    return decision, verify(decision, draft, stats)
+    return decision, verify(decision, draft, stats, judge, DEFAULTS.judge_supports, DEFAULTS.verdicts)
 
 
 def test_every_known_gap_names_a_case():

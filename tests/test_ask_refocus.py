@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragchain_cli.answering import open_workflow
+from ragchain_cli.answer.assemble import open_workflow
 from ragchain_cli.config import load_settings
-from ragchain_cli.generate.decide import NOT_SAID
-from ragchain_cli.generate.prompt import YES_NO_REMINDER
-from ragchain_cli.generate.workflow import AskOptions
+from ragchain_cli.answer.decide import NOT_SAID
+from ragchain_cli.answer.prompt import YES_NO_REMINDER
+from ragchain_cli.answer.workflow import AskOptions
 from scripted import ScriptedModel
 
 CLOSED = "When is Heron Inlet closed to sampling?"

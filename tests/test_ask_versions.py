@@ -10,10 +10,10 @@ from contextlib import contextmanager
 
 import pytest
 
-from ragchain_cli.answering import open_workflow
+from ragchain_cli.answer.assemble import open_workflow
 from ragchain_cli.config import load_settings
 from ragchain_cli.errors import UsageError
-from ragchain_cli.generate.workflow import AskOptions
+from ragchain_cli.answer.workflow import AskOptions
 from ragchain_cli.retrieve.pipeline import search_options
 
 QUESTION = "How many days per week can staff work from home?"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragchain_cli.cli.search import result_payload
-from ragchain_cli.generate import models
+from ragchain_cli.llm import models
 from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
 from ragchain_cli.stores.index import Index
 

@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from ragchain_cli.errors import DependencyMissing
-from ragchain_cli.generate import models
-from ragchain_cli.generate.answer import answer_question
-from ragchain_cli.generate.llama import GenerationError, LocalLLM
+from ragchain_cli.llm import models
+from ragchain_cli.answer.generation import answer_question
+from ragchain_cli.llm.llama import GenerationError, LocalLLM
 from ragchain_cli.types import Chunk, Hit
 
 pytest.importorskip("llama_cpp")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ragchain_cli.generate.attribution import attribute
+from ragchain_cli.answer.attribution import attribute
 from ragchain_cli.errors import UsageError
-from ragchain_cli.generate.answer import NOTHING_FOUND, answer_question
-from ragchain_cli.generate.prompt import (
+from ragchain_cli.answer.generation import NOTHING_FOUND, answer_question
+from ragchain_cli.answer.prompt import (
     SourceConsulted,
     build_messages,
     extract_citations,
@@ -122,7 +122,7 @@ def test_uncited_sentences_are_attributed_to_the_passage_that_supports_them():
 
 
 def test_attribution_needs_most_of_the_sentence_in_one_passage():
-    from ragchain_cli.generate.attribution import attribute
+    from ragchain_cli.answer.attribution import attribute
 
     passages = ["apples grow on trees in autumn orchards", "ships sail across stormy oceans"]
     assert attribute("Apples grow in orchards.", passages) == ("Apples grow in orchards [1].", [1])
@@ -130,7 +130,7 @@ def test_attribution_needs_most_of_the_sentence_in_one_passage():
 
 
 def test_a_short_answer_is_attributed_with_the_question_it_completes():
-    from ragchain_cli.generate.attribution import attribute
+    from ragchain_cli.answer.attribution import attribute
 
     passages = ["Backups are copied to tape every night.",
                 "Raw measurements are kept for at least 15 years after the year they were recorded."]

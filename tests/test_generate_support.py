@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from ragchain_cli.generate.answer import SentenceStream
-from ragchain_cli.generate.decide import score
-from ragchain_cli.generate.gather import Signals, question_weights, share, signals
-from ragchain_cli.generate.select import score_sentences, select_context
-from ragchain_cli.generate.support import Support, check_support, drawn_from, key_terms
+from ragchain_cli.answer.generation import SentenceStream
+from ragchain_cli.answer.decide import score
+from ragchain_cli.answer.gather import Signals, question_weights, share, signals
+from ragchain_cli.answer.select import score_sentences, select_context
+from ragchain_cli.answer.support import Support, check_support, drawn_from, key_terms
 from ragchain_cli.text.replies import says_unknown, shorten, speaks_of_passages
 from ragchain_cli.text.sentences import sentences
 from ragchain_cli.text.words import TermStats, stems_of

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragchain_cli.generate.answer import answer_question
-from ragchain_cli.generate.prompt import SYSTEM_PROMPT
+from ragchain_cli.answer.generation import answer_question
+from ragchain_cli.answer.prompt import SYSTEM_PROMPT
 from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
 from ragchain_cli.stores.index import Index
 

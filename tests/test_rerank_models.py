@@ -11,7 +11,7 @@ from ragchain_cli.errors import ModelNotFound
 from ragchain_cli.rerank import RERANKERS
 from ragchain_cli.types import Chunk, Hit
 
-# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# As llm/llama.py does before importing llama_cpp, but before anything imports torch: torch and
 # llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 

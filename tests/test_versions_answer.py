@@ -1,11 +1,11 @@
-"""generate/versions.py on plain inputs: which passages an answer may be drawn from when they span
+"""answer/versions.py on plain inputs: which passages an answer may be drawn from when they span
 versions of one document, and the facts and the note the payload gets (no model, no index)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ragchain_cli.generate.versions import NO_VERSIONS, Lookup, reconcile, with_versions
+from ragchain_cli.answer.versions import NO_VERSIONS, Lookup, reconcile, with_versions
 from ragchain_cli.types import Chunk, Hit
 
 OLD, MID, NEW, OTHER = "policy-2021.md", "policy-2023.md", "policy-2025.md", "faq.txt"

@@ -1,4 +1,4 @@
-"""`ragchain ask QUESTION|-`: parse, call the answer workflow (generate/workflow.py), render."""
+"""`ragchain ask QUESTION|-`: parse, call the answer workflow (answer/workflow.py), render."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, VersionsOpt, WeightsOpt,
                      default,
                      require_text, search_options, settings_from, settle)
+from ..answer.versions import bears_on
 from ..text.snippets import clipped
 from .output import Output, progress, shown, stderr, stdin_lines
 
@@ -46,8 +47,8 @@ def ask_command(
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
     with _working("opening the index ...") as say:  # the answer model loads later, only for a question it must read
-        from ..answering import open_workflow
-        from ..generate.workflow import AskOptions
+        from ..answer.assemble import open_workflow
+        from ..answer.workflow import AskOptions
 
         settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                                  rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
@@ -123,11 +124,16 @@ def render(console, payload: dict) -> None:
 
 
 def _abstain_hint(console, payload: dict) -> None:
-    """Why the passages above were not answered from, when the evidence rule decided it (not the model)."""
+    """Why the passages above were not answered from, when the judge or the evidence rule decided it."""
     evidence = payload.get("evidence") or {}
-    if payload["hits"] and "draft" not in payload and evidence.get("probability") is not None:
+    if not payload["hits"] or "draft" in payload:
+        return
+    if evidence.get("judge") is not None and evidence["judge"] < evidence["judge_bar"]:
+        console.print(f"[dim]The answer judge finds no sentence here that answers it (best {evidence['judge']:.0%}; "
+                      f"ragchain answers from {evidence['judge_bar']:.0%}); --no-abstain answers anyway.[/]")
+    elif evidence.get("probability") is not None and evidence["probability"] < evidence["answers_from"]:
         console.print(f"[dim]How likely these passages answer it, from their overlap with the question: "
-                      f"{evidence['probability']:.0%} (ragchain answers from {answers_from():.0%}); "
+                      f"{evidence['probability']:.0%} (ragchain answers from {evidence['answers_from']:.0%}); "
                       "--no-abstain answers from them anyway.[/]")
 
 
@@ -177,7 +183,7 @@ def _versions(console, payload: dict) -> None:
     for group in payload.get("versions", []):
         if payload["answered"] and group["newest"] not in listed:
             continue
-        if not payload["answered"] and not _about(group, payload.get("question", "")):
+        if not payload["answered"] and not bears_on(group, payload.get("question", "")):
             continue
         if group["how"] in _HOW:
             names = {"new": shown(group["newest"]), "old": shown(", ".join(group["older"]))}
@@ -187,24 +193,5 @@ def _versions(console, payload: dict) -> None:
             console.print(f'[dim]  the older version said: "{shown(said["sentence"])}"[/]')
 
 
-def _about(group: dict, question: str) -> bool:
-    """Can a refusal's version group bear on the question? Not when what the older version said shares
-    fewer than two of its content words ("Do adult mayflies have working mouths?", refused, has nothing
-    to learn from "Staff may work from home ..."), or its one word when it has one."""
-    from ..text.words import content_stems
-
-    said, asked = (group.get("older_said") or {}).get("sentence", ""), set(content_stems(question))
-    return not said or not asked or len(set(content_stems(said)) & asked) >= min(2, len(asked))
-
-
 def _where(hit: dict) -> str:
     return shown(hit["doc_id"]) + (f" p.{hit['page']}" if hit.get("page") else "")
-
-
-def answers_from() -> float:
-    """The evidence probability from which ask answers (decide.THRESHOLD as a probability)."""
-    import math
-
-    from ..generate.decide import THRESHOLD
-
-    return 1.0 / (1.0 + math.exp(-THRESHOLD))

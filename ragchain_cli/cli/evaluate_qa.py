@@ -21,7 +21,7 @@ SHOWN = [("correct", "correct"), ("f1", "F1"), ("exact_match", "EM"), ("contains
 
 def ask_payloads(settings, questions: list[str]) -> Iterator[dict]:
     """THE one adapter from `eval --qa` to the ask workflow: one `ask --json` payload per question."""
-    from ..answering import ask_payloads as workflow
+    from ..answer.assemble import ask_payloads as workflow
 
     return workflow(settings, questions)
 

@@ -91,7 +91,7 @@ class ListwiseReranker:
 
     def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, window: int = 20, step: int = 10,
                  passage_tokens: int = 128, **_options) -> None:
-        from ..generate import LocalLLM, resolve_model
+        from ..llm import LocalLLM, resolve_model
 
         windows(1, window, step)  # validates
         self.llm = LocalLLM(resolve_model(llm or None), n_ctx=n_ctx)

@@ -40,7 +40,7 @@ class UPRReranker:
 
     def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, passage_tokens: int = 128,
                  prompt: str = "instruction-first", **_options) -> None:
-        from ..generate import LocalLLM, resolve_model
+        from ..llm import LocalLLM, resolve_model
 
         if passage_tokens < 8:
             raise UsageError(f"passage_tokens must be at least 8, got {passage_tokens}")

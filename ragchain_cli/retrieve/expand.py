@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from ..config import DEFAULTS
-from ..generate.llama import GenerationError
+from ..llm.llama import GenerationError
 from ..types import Hit
 from .llm import LazyLLM
 

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from ..config import DEFAULTS
-from ..generate.models import resolve_model
+from ..llm.models import resolve_model
 
 
 class LazyLLM:
@@ -22,7 +22,7 @@ class LazyLLM:
 
     def _get(self) -> Any:
         if self._model is None:
-            from ..generate.llama import LocalLLM
+            from ..llm.llama import LocalLLM
 
             self._model = LocalLLM(self.path, n_ctx=self.n_ctx)
         return self._model

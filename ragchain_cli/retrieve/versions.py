@@ -1,4 +1,4 @@
-"""What the answer side asks the index about versions (the two callables of generate/versions.py's
+"""What the answer side asks the index about versions (the two callables of answer/versions.py's
 Lookup: newest_of and best_passage_of), answered from a search pipeline: its version groups (stores/versions.VersionView) and its own retrievers.
 
 best_passage_of(question, doc_id): the document's chunks ranked for the question by the pipeline's

@@ -7,17 +7,22 @@ once to F16, next to the assembled file: the same weights (each rounded to F16, 
 4,000), twice the size on disk, its prompts read in about 0.6x the time (bench/RESULTS.md).
 
 A marker records the converted file and the source it came from; later runs only stat both. When
-the conversion cannot be made (a read-only or full cache), the source file is used as it is.
+the conversion cannot be made (a read-only or full cache), the source file is used as it is, and a
+warning on the "ragchain" logger says so, once a process (the CLI shows it as one line on stderr).
 """
 
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 from pathlib import Path
 
 from ..errors import RagchainError
 from .cachefiles import atomic_file, marker_for, read_marker, stamp, write_marker
+
+log = logging.getLogger("ragchain")
+_FAILED: set[tuple[Path, str]] = set()  # conversions that failed in this process: said once, not tried again
 
 
 class ConversionFailed(RagchainError):
@@ -38,10 +43,16 @@ def converted(source: Path, kind: str) -> Path:
             return dest
     except OSError:
         pass  # not converted yet
+    if (source, kind) in _FAILED:
+        return source
     try:
         _convert(source, dest, kind)
         write_marker(marker, _record(source, dest))
-    except (OSError, ConversionFailed):
+    except (OSError, ConversionFailed) as exc:
+        _FAILED.add((source, kind))
+        why = (exc.message if isinstance(exc, ConversionFailed)
+               else f"could not convert {source} to {kind} ({exc.strerror or exc})")
+        log.warning("%s; the model is read as it is, its prompts more slowly", why)
         return source
     return dest
 

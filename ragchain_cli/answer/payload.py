@@ -44,7 +44,7 @@ def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) 
             "not_verified": verdict.reason or None, "unsupported_terms": verdict.unsupported,
             "citations": [citation(c) for c in verdict.citations],
             "hits": hits_payload(draft.passages, decision.question), "timings": rounded(timings),
-            "evidence": decision.evidence()}
+            "evidence": {**decision.evidence(), "support": None if verdict.judged is None else round(verdict.judged, 4)}}
 
 
 def with_draft(payload: dict, draft: str, reason: str) -> dict:

@@ -1,7 +1,7 @@
 """Versions in the answer: the newest version of a document answers, an older one only says what changed.
 
 Pure functions over the hits the answer side reads and a `Lookup` it is given (built outside
-generate/, from the index's version groups and its search components: retrieve/versions.py):
+answer/, from the index's version groups and its search components: retrieve/versions.py):
 
     reconcile(question, hits, mode, lookup) -> Reconciled     before the passages are chosen
     with_versions(payload, reconciled, best_sentence)          once the answer payload is made
@@ -180,3 +180,13 @@ def _plain(sentence: str) -> str:
 
 def _folded(text: str) -> str:
     return " ".join(_EMPHASIS.sub("", text).lower().split())
+
+
+def bears_on(group: dict, question: str) -> bool:
+    """Can a refusal's version group (as the payload lists it) bear on the question? Not when what the
+    older version said shares fewer than two of its content words ("Do adult mayflies have working
+    mouths?", refused, has nothing to learn from "Staff may work from home ..."), or its one word."""
+    from ..text.words import content_stems
+
+    said, asked = (group.get("older_said") or {}).get("sentence", ""), set(content_stems(question))
+    return not said or not asked or len(set(content_stems(said)) & asked) >= min(2, len(asked))

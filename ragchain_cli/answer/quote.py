@@ -90,11 +90,22 @@ def closest(found: Sentences, question: str, model: Scorer, subjects: list[str])
     return chosen[best] if likelihoods[best] >= LIKELY else None
 
 
-def quote(found: Sentences, question: str, model: object, read: list[Hit], subjects: list[str]) -> Quoted | None:
-    """The quote standing in for an unverified reply (None: the model cannot score, or no sentence)."""
-    if not isinstance(model, Scorer):
+def judged_best(found: Sentences, bar: float) -> int | None:
+    """The sentence the answer judge finds answers the question best, if it reaches `bar`."""
+    if found.judged is None or not np.isfinite(found.judged).any():
         return None
-    k = closest(found, question, model, subjects)
+    k = int(np.nanargmax(found.judged))
+    return k if found.judged[k] >= bar and _whole(found.text_at(k)) else None
+
+
+def quote(found: Sentences, question: str, model: object, read: list[Hit], subjects: list[str],
+          bar: float | None = None) -> Quoted | None:
+    """The quote standing in for an unverified reply (None: no sentence). bar: the answer judge chooses
+    (its best sentence, at `bar` or above); None: the model's likelihood does (the judge is off)."""
+    if bar is not None:
+        k = judged_best(found, bar)
+    else:
+        k = closest(found, question, model, subjects) if isinstance(model, Scorer) else None
     if k is None:
         return None
     p, i = found.where[k]

@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from ..config import DEFAULTS
 from ..text.claims import is_polar
 from ..text.negations import never_said
 from ..text.units import met_by_measure
 from ..text.words import calendar_names, stem, stems_of
 from .gather import Gathered, Signals, subject
+from .judging import best_answering
 from .support import key_terms
 
 WEIGHTS = {"coverage": 0.300, "local": 1.912, "dense": 2.880, "bm25": 0.971, "sentence": 3.773,
@@ -40,16 +42,35 @@ class Decision:
     refusal: str  # what is said instead of an answer ("" when answerable)
     unmentioned: list[str] = field(default_factory=list)  # the question's names and numbers no passage holds
     unsaid: list[str] = field(default_factory=list)  # the question's negated words ("not used") no passage denies
+    verdicts: str = "rules"  # who decided (judge, rules or both)
+    bar: float = DEFAULTS.judge_answers  # the judge's bar, when it decided
 
     def evidence(self) -> dict:
-        return {**evidence_payload(self.gathered.signals), "unmentioned": self.unmentioned, "unsaid": self.unsaid}
+        judged = {"judge": round(best_answering(self.gathered.found), 4), "judge_bar": self.bar} \
+            if self.verdicts != "rules" else {}
+        return {**evidence_payload(self.gathered.signals), **judged, "verdicts": self.verdicts,
+                "unmentioned": self.unmentioned, "unsaid": self.unsaid}
 
 
-def decide(gathered: Gathered, abstain: bool = True) -> Decision:
+def decide(gathered: Gathered, abstain: bool = True, verdicts: str = DEFAULTS.verdicts,
+           bar: float = DEFAULTS.judge_answers) -> Decision:
+    """verdicts: who refuses, "rules" (the checks below and the signals' score), "judge" (the answer
+    judge's best sentence must reach `bar`: answer/judging.py) or "both" (either refuses)."""
+    decision = _decide(gathered, abstain, verdicts, bar)
+    decision.verdicts, decision.bar = verdicts, bar
+    return decision
+
+
+def _decide(gathered: Gathered, abstain: bool, verdicts: str, bar: float) -> Decision:
     question = gathered.question
     polar = is_polar(question)
     if not gathered.found.where:
         return Decision(question, gathered, polar, False, NOT_SAID_NO_MATCH)
+    if verdicts == "judge":
+        answerable = not abstain or best_answering(gathered.found) >= bar
+        return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID)
+    if abstain and verdicts == "both" and best_answering(gathered.found) < bar:
+        return Decision(question, gathered, polar, False, NOT_SAID)
     missing = [] if polar else unmentioned(question, gathered)
     unsaid = [] if polar else never_said(question, [s for units in gathered.found.split for s in units])
     if not abstain:
@@ -81,7 +102,12 @@ def score(signals: Signals) -> float:
     return BIAS + sum(w * getattr(signals, name) for name, w in WEIGHTS.items())
 
 
+def probability(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 def evidence_payload(signals: Signals) -> dict:
     z = score(signals)
     values = {k: round(v, 4) for k, v in asdict(signals).items()}
-    return {**values, "score": round(z, 4), "probability": round(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), 4)}
+    return {**values, "score": round(z, 4), "probability": round(probability(z), 4),
+            "answers_from": round(probability(THRESHOLD), 4)}

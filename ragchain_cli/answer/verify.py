@@ -22,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from ..config import DEFAULTS
+from ..judge.model import Judge
 from ..text.asked import WHAT, gives, kind
 from ..text.claims import hedged, opposite_side, said_side, side_case, side_of, state_side, takes_side
 from ..text.conditions import superseded, unmet
@@ -33,6 +35,7 @@ from .decide import Decision
 from .draft import Attempt, Draft
 from .prompt import YES_NO_REMINDER, SourceConsulted
 from .gather import subject
+from .judging import support as support_of
 from .support import adds_to, as_written, check_support, drawn_from, unnamed
 
 # Chosen on half A of qa-cmu-dev (bench/RESULTS.md has both halves).
@@ -47,6 +50,7 @@ GARBLED = "the answer does not read as one sentence (text copied across columns 
 UNMET = "the passage the answer comes from does not say {terms}, which the question asks about"
 UNNAMED = "the sentence the answer comes from does not name {names}, which the question asks about"
 CHANGED = "the passages say {old} changes to {new}"
+JUDGED_NOT = "the answer judge does not find this answer in the cited passages (support {p:.2f})"
 
 
 @dataclass
@@ -57,6 +61,7 @@ class Verdict:
     reason: str = ""  # why not verified ("" when verified or refused)
     citations: list[Citation] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
+    judged: float | None = None  # the answer judge's support for the answer (None: not judged)
 
 
 def next_attempt(decision: Decision, draft: Draft, focus_tokens: int) -> Attempt | None:
@@ -72,6 +77,28 @@ def next_attempt(decision: Decision, draft: Draft, focus_tokens: int) -> Attempt
     if focus_tokens and best and drawn_from(draft.text, decision.question, best) < DRAWN_FROM_BEST:
         return Attempt(tokens=focus_tokens, focused=True)
     return None
+
+
+def judged_attempt(decision: Decision, draft: Draft, focus_tokens: int, bar: float) -> Attempt | None:
+    """The judge's second reading (verdicts "judge"): a yes/no reply with no "yes" or "no" is asked
+    again for one; a reply the judge does not find in its passages is read again on the sentence the
+    judge finds answers the question best (the sentences are in its order) and its neighbours."""
+    if draft.history or draft.attempt != Attempt(draft.attempt.tokens) or says_unknown(draft.text):
+        return None
+    if decision.polar and said_side(draft.text) is None:
+        return dataclasses.replace(draft.attempt, reminder=YES_NO_REMINDER)
+    if focus_tokens and (draft.support or 0.0) < bar:
+        reminder = YES_NO_REMINDER if decision.polar else draft.attempt.reminder
+        return Attempt(focus_tokens, reminder, focused=True)
+    return None
+
+
+def judged_keep(first: Draft, second: Draft) -> Draft:
+    """Of two replies, the one the judge finds better supported (the first on a tie, or when the second declines)."""
+    better = not says_unknown(second.text) and (second.support or 0.0) > (first.support or 0.0)
+    chosen = second if better or (first.attempt.reminder != second.attempt.reminder and said_side(first.text) is None
+                                  and not says_unknown(second.text)) else first
+    return dataclasses.replace(chosen, seconds=first.seconds + second.seconds, history=[*first.history, first.text])
 
 
 def _contradicted(draft: Draft, question: str) -> str:
@@ -95,23 +122,53 @@ def keep(first: Draft, second: Draft, decision: Decision) -> Draft:
     return dataclasses.replace(chosen, seconds=first.seconds + second.seconds, history=[*first.history, first.text])
 
 
-def verify(decision: Decision, draft: Draft, stats: TermStats | None) -> Verdict:
+def verify(decision: Decision, draft: Draft, stats: TermStats | None, judge: Judge | None = None,
+           bar: float = DEFAULTS.judge_supports, verdicts: str = DEFAULTS.verdicts) -> Verdict:
+    """verdicts: "rules" (the word rules below), "judge" (default-deny: verified only when the answer
+    judge finds the answer in a cited sentence, answer/judging.py) or "both" (both must pass)."""
     if says_unknown(draft.text) or not draft.passages:
         return Verdict(answered=False, supported=None, text=draft.text)
     question, passages = decision.question, [h.chunk.text for h in draft.passages]
-    text = draft.text
-    if decision.polar:
-        text = side_case(state_side(text, question, passages), question, passages)
-    support = check_support(text, question, passages, stats)
-    why = _side_problem(text, decision, passages) or (REMARK if speaks_of_passages(text) else "") \
-        or (ECHO if not decision.polar and not adds_to(text, question) else "") or _not_asked(text, decision) \
-        or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) or _unnamed(text, decision, draft) \
-        or _changed(text, passages) or support.reason(text)
+    text, support, why = draft.text, None, ""
+    if verdicts != "judge":
+        if decision.polar:
+            text = side_case(state_side(text, question, passages), question, passages)
+        support = check_support(text, question, passages, stats)
+        why = _rules(text, decision, draft, passages, support)
+    judged = None
+    if not why and verdicts != "rules":
+        judged = _judged(text, decision, draft, judge)
+        why = "" if judged >= bar else JUDGED_NOT.format(p=judged)
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
         citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
-    return Verdict(True, not why, text, why, citations, as_written(support.missing + support.apart, text))
+    missing = as_written(support.missing + support.apart, text) if support is not None else []
+    return Verdict(True, not why, text, why, citations, missing, judged)
+
+
+def _rules(text: str, decision: Decision, draft: Draft, passages: list[str], support) -> str:
+    """The first word rule that finds the answer unverified ("" when none does)."""
+    return _side_problem(text, decision, passages) or (REMARK if speaks_of_passages(text) else "") \
+        or (ECHO if not decision.polar and not adds_to(text, decision.question) else "") \
+        or _not_asked(text, decision) or (GARBLED if garbled(text) else "") or _unmet(text, decision, passages) \
+        or _unnamed(text, decision, draft) or _changed(text, passages) or support.reason(text)
+
+
+def judged_support(judge: Judge, decision: Decision, draft: Draft) -> float:
+    """The answer judge's support for the draft's reply in the passages it cites."""
+    return _judged(draft.text, decision, draft, judge)
+
+
+def _judged(text: str, decision: Decision, draft: Draft, judge: Judge | None) -> float:
+    """The answer judge's support for the answer in the passages it cites (0.0 without a judge: default-deny)."""
+    if judge is None:
+        return 0.0
+    if text == draft.text and draft.support is not None:
+        return draft.support
+    cited = {c.number for c in draft.citations}
+    return support_of(judge, decision.question, text, decision.polar, draft.passages, cited,
+                      [subject(h.chunk) for h in draft.passages])[0]
 
 
 def _side_problem(text: str, decision: Decision, passages: list[str]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..types import Citation, Hit
-from .answer import ChatModel, generate_answer, pack
+from .generation import ChatModel, generate_answer, pack
 from .prompt import ANSWER_REMINDER
 from .select import Sentences, anchored, choose
 
@@ -33,6 +33,7 @@ class Draft:
     attempt: Attempt
     seconds: float
     history: list[str] = field(default_factory=list)  # earlier attempts' replies, for the payload
+    support: float | None = None  # the answer judge's support for this reply (judging.support), when judged
 
 
 def context(found: Sentences, model: ChatModel, question: str, tokens: int, passages: int, max_tokens: int) -> list[Hit]:

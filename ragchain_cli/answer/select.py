@@ -45,6 +45,7 @@ class Sentences:
     best_cosine: float = 0.0  # the best question-sentence cosine (0.0 without an encoder)
     best_share: float = 0.0  # the largest IDF-weighted share of the question's words in one sentence
     stems: list[set[str]] = field(default_factory=list)  # each scored sentence's stems, in `where` order
+    judged: np.ndarray | None = None  # the judge's probability that each answers the question (NaN: not read)
 
     def text_at(self, k: int) -> str:
         """The k-th scored sentence (in `where` order)."""

@@ -1,7 +1,7 @@
 """Stage 1, gather: the question searched, its words weighed, the top passages' sentences scored.
 
 Everything here needs the index's answers only (hits, document frequencies, the query encoder),
-never the answer model. The search arrives as a callable, so generate/ imports nothing of retrieve/.
+never the answer model. The search arrives as a callable, so answer/ imports nothing of retrieve/.
 Signals (each cheap; decide.py weighs them):
 - coverage: the IDF-weighted share of the question's content words found in the top passages, each
   read with its subject (`subject`: its document's title, its section, the name of its file);
@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Callable
 
+from ..judge.model import Judge
 from ..text.words import TermStats, is_content, stem, stems_of, tokens
 from ..types import Chunk, Hit
+from .judging import judged
 from .select import Encoder, Sentences, score_sentences
 from .versions import Reconciled
 
@@ -59,10 +61,13 @@ class Gathered:
 
 
 def gather(question: str, search: Search, stats: TermStats | None, encoder: Encoder | None,
-           passages: int) -> Gathered:
+           passages: int, judge: Judge | None = None) -> Gathered:
+    """judge: when given, the best sentences are scored by the answer judge and read in its order."""
     searched = search(question)
     weights = question_weights(searched.text, stats)
     found = score_sentences(searched.text, searched.hits, weights, encoder, passages)
+    if judge is not None:
+        found = judged(found, searched.text, judge, [subject(h.chunk) for h in found.top])
     return Gathered(searched.text, searched, found, signals(searched.hits, weights, passages, found), stats)
 
 

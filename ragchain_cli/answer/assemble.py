@@ -1,5 +1,5 @@
 """The answer workflow assembled from an index: its search pipeline as the search callable, its
-lexical statistics, its query encoder, and the answer model loaded on first need (generate/ sees
+lexical statistics, its query encoder, and the answer model loaded on first need (answer/ sees
 none of retrieve/ or stores/; this module joins them)."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .generate.gather import Search, Searched
-from .generate.versions import Lookup
-from .generate.workflow import AskOptions, AskWorkflow
-from .text.words import TermStats
+from .gather import Search, Searched
+from .versions import Lookup
+from .workflow import AskOptions, AskWorkflow
+from ..judge.model import load_judge
+from ..text.words import TermStats
 
 Progress = Callable[[str], None]
 
@@ -32,9 +33,9 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
                   on_progress: Progress | None = None, model=None) -> Iterator[AskWorkflow]:
     """The index, search pipeline and (loaded when first needed) model named by `settings`; `model`:
     a ChatModel to answer with instead (a library caller's own, or a test's scripted one)."""
-    from .retrieve.pipeline import SearchPipeline, search_options as options_from
-    from .retrieve.versions import VersionLookup
-    from .stores.sharded import open_index
+    from ..retrieve.pipeline import SearchPipeline, search_options as options_from
+    from ..retrieve.versions import VersionLookup
+    from ..stores.sharded import open_index
 
     options = options or AskOptions(**settings.ask_fields())  # ragchain.toml, RAGCHAIN_* and flags set them
     with open_index(Path(settings.index)) as index:
@@ -42,14 +43,15 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
         stats = TermStats(total=index.lexical.count(), doc_freq=index.lexical.doc_freqs)
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)
         loader = (lambda: model) if model is not None else (lambda: load_model(settings, on_progress))
-        versions = VersionLookup(pipeline)  # the version groups, as generate/versions.py asks them
+        versions = VersionLookup(pipeline)  # the version groups, as answer/versions.py asks them
+        judge = load_judge() if options.verdicts != "rules" else None
         yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options,
-                          Lookup(versions.newest_of, versions.best_passage_of))
+                          Lookup(versions.newest_of, versions.best_passage_of), judge)
 
 
 def load_model(settings, on_progress: Progress | None = None):
-    from .generate.llama import LocalLLM
-    from .generate.models import resolve_model
+    from ..llm.llama import LocalLLM
+    from ..llm.models import resolve_model
 
     started = time.perf_counter()
     if on_progress is not None:

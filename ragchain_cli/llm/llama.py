@@ -2,7 +2,7 @@
 
 llama_cpp is imported on first use. A model is loaded once per process and shared (the one
 model cache, ragchain_cli.loaded), keyed by (path, n_ctx, logits_all). Token log-probabilities
-for likelihood scoring (the upr reranker) come from LocalLLM.score (generate/scoring.py).
+for likelihood scoring (the upr reranker) come from LocalLLM.score (llm/scoring.py).
 
 Threads, measured on a busy 2-core machine with SmolLM2-135M (1,131-token prompt, 96 new tokens):
 - one other CPU-bound process (load ~2): prompt eval 1 thread ~215 tok/s, 2 threads ~300-420;

@@ -1,0 +1,73 @@
+"""The answer judge on the answer path (judge/model.py: a cross-encoder ragchain trains and ships).
+
+- gather/select: the JUDGED sentences that retrieval scores best are scored by the judge as answers
+  to the question, and the context the model reads takes them in the judge's order;
+- decide: the documents answer the question only when one of them reaches the `answers` bar;
+- verify (default-deny): an answer is verified only when a sentence of the passages it cites (or,
+  uncited, of those it read) reaches the `supports` bar for the question with that answer; a yes/no
+  reply is read twice, as its side ("yes" or "no") to the question and as the claim it states ("No,
+  X" claims X), and one sentence must support both (a right claim under the wrong side is not verified);
+- quote: a sentence the judge says answers the question stands in for an unverified reply.
+Both bars are Settings fields (`judge_answers`, `judge_supports`; docs/JUDGE.md says how they were
+chosen). `verdicts` says who decides: "judge", "rules" (the word rules alone) or "both".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Sequence
+
+import numpy as np
+
+from ..judge.model import Judge
+from ..judge.pairs import asked, passage
+from ..text.sentences import sentences
+from ..text.words import without_markers
+from ..types import Hit
+from .select import Sentences
+
+JUDGED = 24  # sentences the judge reads per question: the best by retrieval's score (about 0.2 s on 2 cores)
+_SIDE = re.compile(r"^\s*(yes|no)\b[\s,.;:!-]*", re.IGNORECASE)
+
+
+def judged(found: Sentences, question: str, judge: Judge, subjects: Sequence[str]) -> Sentences:
+    """The sentences with the judge's probability that each answers the question (NaN: not read), and
+    scores that order the judged ones first, best first."""
+    order = [int(k) for k in np.argsort(-found.scores, kind="stable")[:JUDGED]]
+    probabilities = np.full(len(found.where), np.nan)
+    if order:
+        pairs = [(question, passage(subjects[found.where[k][0]], found.text_at(k))) for k in order]
+        probabilities[order] = judge.score(pairs)
+    scores = np.where(np.isnan(probabilities), found.scores - 10.0, 10.0 * np.nan_to_num(probabilities) + 0.01 * found.scores)
+    return dataclasses.replace(found, scores=scores, judged=probabilities)
+
+
+def best_answering(found: Sentences) -> float:
+    """The judge's highest probability that a sentence answers the question (0.0: none read)."""
+    values = found.judged
+    return float(np.nanmax(values)) if values is not None and np.isfinite(values).any() else 0.0
+
+
+def claim_of(reply: str) -> str:
+    """The statement a yes/no reply makes, without its "Yes,"/"No," ("" when nothing is left)."""
+    rest = _SIDE.sub("", without_markers(reply)).strip()
+    return rest[:1].upper() + rest[1:] if len(rest.split()) >= 3 else ""
+
+
+def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence[Hit], cited: set[int],
+            subjects: Sequence[str]) -> tuple[float, str]:
+    """The judge's best probability that one sentence of the cited passages (all read ones when none
+    is cited) gives `reply` to `question`, and that sentence."""
+    chosen = [n for n in range(1, len(read) + 1) if n in cited] or list(range(1, len(read) + 1))
+    units = [(subjects[n - 1], s) for n in chosen for s in sentences(read[n - 1].chunk.text) if s != "..."]
+    if not units:
+        return 0.0, ""
+    answer = without_markers(reply).strip()
+    side = _SIDE.match(answer)
+    texts = [asked(question, side.group(1).lower() if polar and side else answer)]
+    texts += [claim_of(reply)] if polar and claim_of(reply) else []
+    pairs = [(text, passage(subject, s)) for text in texts for subject, s in units]
+    values = np.asarray(judge.score(pairs)).reshape(len(texts), len(units)).min(axis=0)
+    best = int(np.argmax(values))
+    return float(values[best]), units[best][1]

@@ -1,0 +1,129 @@
+"""Rebuild the judge's training files from public repositories: `python -m ragchain_cli.judge.data`.
+
+    python -m ragchain_cli.judge.data --mirror DIR --out DIR
+
+DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
+`owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
+with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (one question a line), nli.jsonl
+(SNLI dev and test pairs) and boolq.jsonl, and prints their counts. docs/JUDGE.md has the licences
+and how each source was checked; what may never be trained on is dropped here by title.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Iterator
+
+SQUAD2 = ("PhongNTDo+guide_train_MRC_transformers", "631a448de42714910b179afdf83799e01ff1bfaa", "train-v2.0.json")
+SQUAD11 = ("ermeba+jupiter_bert", "6bed297d8d9c6b390b287f4bfdf8271253313ff1", "train-v1.1.json")  # cut mid-file
+ESNLI = ("OanaMariaCamburu+e-SNLI", "7b585a3f077fdea899780eb0473940522ae44a2e", "dataset/eSNLI/{part}.{split}")
+BOOLQ = ("dwzhu-pku+boolqQA", "a88d374e9d0b9fa6712e33a80aefdc916ba6718a", "datafile/dev.jsonl")
+# SQuAD's dev articles (v1.1 and v2.0 share them) and the article of shared/data/squad2-dev: never trained on
+DEV_TITLES = frozenset("""Super_Bowl_50 Warsaw Normans Nikola_Tesla Computational_complexity_theory Teacher
+Martin_Luther Southern_California Sky_(United_Kingdom) Victoria_(Australia) Huguenot Steam_engine Oxygen
+1973_oil_crisis Apollo_program European_Union_law Amazon_rainforest Ctenophora Fresno,_California Packet_switching
+Black_Death Geology Newcastle_upon_Tyne Victoria_and_Albert_Museum American_Broadcasting_Company Genghis_Khan Pharmacy
+Immune_system Civil_disobedience Construction Private_school Harvard_University Jacksonville,_Florida
+Economic_inequality Doctor_Who University_of_Chicago Yuan_dynasty Kenya Intergovernmental_Panel_on_Climate_Change
+Chloroplast Prime_number Rhine Scottish_Parliament Islamism Imperialism United_Methodist_Church
+French_and_Indian_War Force""".split())
+_ID = re.compile(r"[0-9a-f]{24}")
+
+
+def show(mirror: Path, source: tuple[str, str, str], path: str = "") -> str:
+    repo, commit, default = source
+    git_dir = mirror / repo / "repo"
+    done = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path or default}"],
+                          check=True, capture_output=True)
+    return done.stdout.decode("utf-8")
+
+
+def articles(text: str) -> list[dict]:
+    """The whole article objects of a SQuAD file, stopping at one cut off (the 1.1 copy ends mid-file)."""
+    at, decoder, found = text.index("[") + 1, json.JSONDecoder(), []
+    while True:
+        while at < len(text) and text[at] in ", \n\r\t":
+            at += 1
+        if at >= len(text) or text[at] == "]":
+            return found
+        try:
+            article, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError:
+            return found
+        found.append(article)
+
+
+def squad_rows(found: list[dict], skip_titles: set[str]) -> Iterator[dict]:
+    for article in found:
+        if article["title"] in DEV_TITLES or article["title"] in skip_titles:
+            continue
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                if not _ID.fullmatch(qa["id"]):
+                    raise ValueError(f"not a SQuAD id: {qa['id']!r}")
+                impossible = bool(qa.get("is_impossible", False))
+                answers = [] if impossible else qa["answers"]
+                plausible = qa.get("plausible_answers", [])
+                yield {"id": qa["id"], "title": article["title"], "context": paragraph["context"],
+                       "question": qa["question"], "answers": [a["text"] for a in answers],
+                       "answer_starts": [a["answer_start"] for a in answers], "is_impossible": impossible,
+                       "plausible_answers": [a["text"] for a in plausible],
+                       "plausible_starts": [a["answer_start"] for a in plausible]}
+
+
+def detokenized(text: str) -> str:
+    """e-SNLI's sentences are tokenised ("a dog ."): put the punctuation back."""
+    text = re.sub(r" ([.,!?;:%)\]])", r"\1", text.strip())
+    text = re.sub(r"([(\[$]) ", r"\1", text)
+    return re.sub(r" (n't|'s|'re|'ve|'m|'ll|'d)\b", r"\1", text)
+
+
+def snli_rows(mirror: Path) -> Iterator[dict]:
+    for split in ("dev", "test"):
+        parts = {part: show(mirror, ESNLI, ESNLI[2].format(part=part, split=split)).splitlines()
+                 for part in ("s1", "s2", "labels")}
+        for premise, hypothesis, label in zip(parts["s1"], parts["s2"], parts["labels"]):
+            yield {"premise": detokenized(premise), "hypothesis": detokenized(hypothesis), "label": label.strip(),
+                   "source": f"snli_{split}"}
+
+
+def boolq_rows(mirror: Path) -> Iterator[dict]:
+    for line in show(mirror, BOOLQ).splitlines():
+        if line.strip():
+            row = json.loads(line)
+            yield {"question": row["question"], "passage": row["passage"], "answer": bool(row["answer"]),
+                   "title": row["title"], "source": "boolq_dev"}
+
+
+def write(path: Path, rows: Iterator[dict]) -> int:
+    count = 0
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            count += 1
+    return count
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ragchain_cli.judge.data", description=__doc__.split("\n")[0])
+    parser.add_argument("--mirror", required=True, help="folder of bare git clones, owner+name/repo")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    mirror, out = Path(args.mirror), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    first = articles(show(mirror, SQUAD2))
+    counts = Counter(squad2_train=write(out / "squad2_train.jsonl", squad_rows(first, set())))
+    counts["squad_extra"] = write(out / "squad_extra.jsonl",
+                                  squad_rows(articles(show(mirror, SQUAD11)), {a["title"] for a in first}))
+    counts["nli"] = write(out / "nli.jsonl", snli_rows(mirror))
+    counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
+    print(json.dumps(counts))
+
+
+if __name__ == "__main__":
+    main()

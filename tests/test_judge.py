@@ -1,0 +1,56 @@
+"""The shipped answer judge: pinned, offline, and telling an answer from a near miss (judge/model.py)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from ragchain_cli.errors import ModelNotFound
+from ragchain_cli.judge.model import MODEL_FILE, WEIGHTS, OnnxJudge, checked, load_judge
+from ragchain_cli.judge.pairs import asked, near_miss, passage, squad_pairs
+
+
+def test_the_shipped_weights_match_their_pinned_sha256():
+    assert checked(WEIGHTS).name == MODEL_FILE
+
+
+def test_a_changed_model_file_is_refused(tmp_path):
+    copy = tmp_path / "weights"
+    shutil.copytree(WEIGHTS, copy)
+    data = bytearray((copy / MODEL_FILE).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (copy / MODEL_FILE).write_bytes(bytes(data))
+    with pytest.raises(ModelNotFound, match="SHA-256"):
+        OnnxJudge(copy)
+
+
+# Invented text: no data set's sentence.
+CLOSED = passage("Field guide", "Heron Inlet is closed to all sampling from 1 April to 15 July while ospreys nest.")
+OTHER = passage("Field guide", "Samples from Heron Inlet are labelled with the site code HI and the date.")
+
+
+def test_the_sentence_that_answers_scores_above_one_that_does_not():
+    question = "When is sampling at Heron Inlet not allowed?"
+    answers, other = load_judge().score([(question, CLOSED), (question, OTHER)])
+    assert answers > other
+
+
+def test_the_right_answer_scores_above_a_wrong_one_from_the_same_sentence():
+    question = "Until what date is Heron Inlet closed to sampling?"
+    right, wrong = load_judge().score([(asked(question, "15 July"), CLOSED), (asked(question, "1 April"), CLOSED)])
+    assert right > wrong
+
+
+def test_a_near_miss_swaps_a_name_the_sentence_holds_for_one_it_does_not():
+    missed = near_miss("When did the orchestra leave Warsaw?", "The orchestra left Warsaw in 1830.",
+                       "It settled in Paris the next year.", random.Random(1))
+    assert missed == "When did the orchestra leave Paris?"
+
+
+def test_an_unanswerable_question_gives_only_negatives():
+    context = "The mill opened in 1820. It closed in 1901 after a fire."
+    row = {"title": "Mill", "context": context, "question": "When did the mill reopen?", "answers": [],
+           "answer_starts": [], "is_impossible": True, "plausible_answers": ["1820"], "plausible_starts": [20]}
+    assert {p.label for p in squad_pairs([row], random.Random(1))} == {0}
