@@ -31,6 +31,7 @@ class Document:
     title: str = ""
     date: str | None = None
     metadata: dict = field(default_factory=dict, hash=False, compare=False)
+    read_to: int = field(default=0, compare=False)  # bytes of its file read once it was loaded (0: not known); progress only
 
 
 @dataclass(frozen=True)

@@ -75,3 +75,39 @@ def test_models_lists_every_option_with_its_default(cli):
     assert options["retrieve"]["bm25-prf"]["prf_terms"] == 10
     assert options["ocr"]["tesseract"] == {"language": "eng", "max_dpi": 300}
     assert "llm" not in options["rerank"]["upr"] and "index" not in options["retrieve"]["hyde"]  # shared settings
+
+
+def _broken_reranker(tmp_path: Path, monkeypatch) -> None:
+    """A reranker whose module fails on import, and not with an ImportError (built for another machine, say)."""
+    (tmp_path / "broken_reranker.py").write_text('raise RuntimeError("built for another CPU")\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from ragchain_cli.rerank import RERANKERS
+
+    monkeypatch.setitem(RERANKERS._entries, "broken", "broken_reranker:BrokenReranker")
+    monkeypatch.setitem(RERANKERS._help, "broken", "a reranker that cannot be imported here")
+
+
+def test_models_lists_a_component_that_fails_to_import_as_unavailable_with_the_reason(cli, tmp_path, monkeypatch):
+    _broken_reranker(tmp_path, monkeypatch)
+    result = cli("models", "--json")
+    assert result.code == 0, result.err
+    payload = result.json()
+    assert "broken" in payload["rerankers"]
+    assert payload["unavailable"]["rerankers"]["broken"] == "RuntimeError: built for another CPU"
+
+
+def test_models_on_a_terminal_marks_it_unavailable_in_one_line(cli, tmp_path, monkeypatch):
+    _broken_reranker(tmp_path, monkeypatch)
+    result = cli("models", "--no-json")
+    assert result.code == 0, result.err
+    lines = [line.split() for line in result.out.splitlines() if "broken" in line]
+    assert lines == [["broken", "unavailable:", "RuntimeError:", "built", "for", "another", "CPU"]]
+
+
+def test_models_lists_a_kind_whose_registry_fails_to_import(cli, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ragchain_cli.ingest.engines", None)  # importing it fails
+    result = cli("models", "--json")
+    assert result.code == 0, result.err
+    assert result.json()["unavailable"]["engines"]["ragchain_cli.ingest.engines"].startswith("ModuleNotFoundError")

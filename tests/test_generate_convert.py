@@ -1,4 +1,4 @@
-"""A catalogue model converted once to a type llama.cpp reads faster (generate/convert.py), with real files."""
+"""A catalogue model converted once to a type llama.cpp reads faster (llm/convert.py), with real files."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ragchain_cli.generate import models
-from ragchain_cli.generate.convert import converted, target
-from ragchain_cli.generate.llama import LocalLLM
-from ragchain_cli.generate.models import GGUF_MAGIC, CATALOGUE
+from ragchain_cli.cli.output import library_warnings
+from ragchain_cli.llm import models
+from ragchain_cli.llm.convert import converted, target
+from ragchain_cli.llm.llama import LocalLLM
+from ragchain_cli.llm.models import GGUF_MAGIC, CATALOGUE
 
 
 @pytest.fixture()
@@ -52,6 +53,17 @@ def test_a_file_llama_cpp_cannot_convert_is_used_as_it_is(tmp_path):
     assert converted(broken, "f16") == broken
     assert not target(broken, "f16").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["broken.gguf"]  # no temporary file left behind
+
+
+def test_a_failed_conversion_is_said_once_on_stderr_by_the_cli(tmp_path, capsys):
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(GGUF_MAGIC + b"\0" * 64)
+    capsys.readouterr()
+    with library_warnings():  # what `ragchain ask` runs under (cli/app.run)
+        converted(broken, "f16")
+        converted(broken, "f16")  # the model asked for again (a reranker, query expansion): not said again
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: llama.cpp could not convert") and "slowly" in lines[0]
 
 
 def test_a_catalogue_entry_read_as_f16_resolves_to_the_converted_file(tmp_path, monkeypatch):

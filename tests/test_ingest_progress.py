@@ -4,7 +4,7 @@ of the chunks to embed, "about" while files are still read, rate and time left, 
 from __future__ import annotations
 
 from ragchain_cli.cli.ingest import progress_label
-from ragchain_cli.ingest.progress import IngestProgress, Tracker
+from ragchain_cli.ingest.progress import IngestProgress, Tracker, estimate
 
 
 class Clock:
@@ -52,3 +52,34 @@ def test_the_label_fits_80_columns_and_says_about():
     assert exact == "40/40 chunks  writing  file 12/12 x.pdf"
     early = progress_label(IngestProgress(1, 4, "x.pdf", 0, None, True, None, "loading all-MiniLM-L6-v2 ..."), 55)
     assert early.startswith("0 chunks so far  loading all-MiniLM-L6-v2 ...")
+
+
+def test_the_chunks_to_come_are_estimated_from_the_part_read_so_far():
+    assert estimate(chunks=30, read=2_500, unread=7_500) == 90
+
+
+def test_one_big_file_has_a_total_and_time_left_before_it_is_read_to_its_end():
+    clock = Clock()
+    tracker = Tracker(None, clock)
+    tracker.found([10_000])
+    tracker.file(1, "corpus.jsonl")
+    tracker.opened("corpus.jsonl", 10_000)
+    tracker.chunks(30, read_to=2_500)  # a quarter of the file read: 30 chunks
+    tracker.progress(0, 0)  # embedding starts
+    clock.now = 10.0
+    tracker.progress(20, 0)  # 2 chunks a second
+    state = tracker.snapshot()
+    assert (state.chunks_total, state.estimated, state.seconds_left) == (120, True, 50.0)
+
+
+def test_a_jsonl_document_says_how_far_into_its_file_it_ends(tmp_path):
+    import gzip
+
+    from ragchain_cli.ingest.loaders import LoadOptions, load
+
+    lines = "".join(f'{{"_id": "d{n}", "text": "passage {n}"}}\n' for n in range(3))
+    plain, packed = tmp_path / "c.jsonl", tmp_path / "c.jsonl.gz"
+    plain.write_text(lines, encoding="utf-8")
+    packed.write_bytes(gzip.compress(lines.encode()))
+    ends = [load(path, path.name, LoadOptions())[-1].read_to for path in (plain, packed)]
+    assert ends == [plain.stat().st_size, packed.stat().st_size]  # of a .gz, compressed bytes, as its size is

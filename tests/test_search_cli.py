@@ -171,3 +171,38 @@ def test_help_names_what_each_option_takes(cli, command):
     options = result.out.split("Options:", 1)[1]
     assert "<str>" not in options and "<list" not in options and "<path>" not in options
     assert "--index DIR" in options and "--config FILE" in options
+
+
+@pytest.fixture(scope="module")
+def small_index(tmp_path_factory) -> Path:
+    """Two notes ingested with the default embedding model."""
+    from ragchain_cli.cli.app import run
+
+    base = tmp_path_factory.mktemp("small")
+    (base / "docs").mkdir()
+    (base / "docs" / "a.txt").write_text("Tardigrades survive the vacuum of space.\n", encoding="utf-8")
+    (base / "docs" / "b.txt").write_text("The ferry leaves the harbour at noon.\n", encoding="utf-8")
+    if run(["ingest", str(base / "docs"), "--index", str(base / "index"), "--json"]) != 0:
+        raise RuntimeError("the small ingest failed")
+    return base
+
+
+@pytest.mark.parametrize("command", [("search",), ("ask", "--no-generate")])
+def test_an_embedding_model_set_for_the_query_is_refused_as_ingest_refuses_it(small_index, cli, monkeypatch, command):
+    monkeypatch.setenv("RAGCHAIN_EMBED_MODEL", "another-model")  # not the model the index was built with
+    index = small_index / "index"
+    refused = cli("ingest", small_index / "docs", "--index", index)
+    result = cli(*command, "tardigrades", "--index", index, "--json")
+    assert (result.code, result.err) == (4, refused.err) and "another-model" in result.err
+
+
+def test_an_embedding_model_in_ragchain_toml_is_refused_by_search(small_index, cli, tmp_path):
+    (tmp_path / "ragchain.toml").write_text('embed_model = "another-model"\n', encoding="utf-8")
+    result = cli("search", "tardigrades", "--index", small_index / "index", "--retrievers", "bm25", "--json")
+    assert result.code == 4 and "embed_model: index has 'all-MiniLM-L6-v2', asked for 'another-model'" in result.err
+
+
+def test_the_index_own_embedding_model_set_for_the_query_is_searched_with(small_index, cli, monkeypatch):
+    monkeypatch.setenv("RAGCHAIN_EMBED_MODEL", "all-MiniLM-L6-v2")
+    result = cli("search", "tardigrades", "--index", small_index / "index", "-k", "1", "--json")
+    assert result.code == 0 and result.json()["hits"][0]["doc_id"].endswith("docs/a.txt"), result.err

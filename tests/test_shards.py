@@ -4,6 +4,7 @@ and redone by the next ingest."""
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import json
 import shutil
@@ -97,3 +98,18 @@ def test_a_failed_shard_is_named_then_redone_by_the_next_ingest(sample_index, cl
     check = cli("check", "--index", index, "--json")
     assert check.code == 4 and "shard-000" in check.err
     assert [s["name"] for s in check.json()["shards"] if s["problem"]] == ["shard-000"]
+
+
+def test_a_shard_ingest_names_documents_from_the_drivers_folder_and_keeps_the_working_directory(cli, tmp_path, monkeypatch):
+    from ragchain_cli.ingest.pipeline import ingest_options
+    from ragchain_cli.ingest.sharded import ingest_shard
+
+    docs = tmp_path / "driver" / "docs"
+    docs.mkdir(parents=True)
+    (docs / "a.txt").write_text("Tardigrades survive the vacuum of space.\n", encoding="utf-8")
+    worker = tmp_path / "worker"  # a Ray worker runs in its own folder
+    worker.mkdir()
+    monkeypatch.chdir(worker)
+    ingest_shard(str(tmp_path / "shard"), [str(docs)], dataclasses.replace(ingest_options(), base=str(docs.parent)))
+    found = cli("search", "tardigrades", "--index", tmp_path / "shard", "--retrievers", "bm25", "--json")
+    assert (found.json()["hits"][0]["doc_id"], Path.cwd()) == ("docs/a.txt", worker)

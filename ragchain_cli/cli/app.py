@@ -12,7 +12,7 @@ import typer
 from ..errors import RagchainError
 from ..offline import cli_process
 from . import ask, evaluate, ingest, models, search, status
-from .output import EXIT_CODES, error, exit_code, shown
+from .output import EXIT_CODES, error, exit_code, library_warnings, shown
 
 app = typer.Typer(
     name="ragchain",
@@ -67,7 +67,8 @@ CLICK_ERROR = _click_exception()
 def run(argv: list[str] | None = None) -> int:
     """Run one command and return its exit code; errors are printed here, on stderr, once."""
     try:
-        code = app(args=argv, standalone_mode=False)
+        with library_warnings():
+            code = app(args=argv, standalone_mode=False)
     except RagchainError as exc:
         error(exc.message, exc.hint)
         return exit_code(exc)

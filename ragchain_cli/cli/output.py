@@ -4,9 +4,11 @@ people's messages on stderr, and the exit codes in one place."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -102,6 +104,28 @@ def progress(message: str) -> None:
 
 def warn(message: str) -> None:
     stderr.print(f"[yellow]warning:[/] {message}")
+
+
+class WarningLines(logging.Handler):
+    """Each warning the library logs (logger "ragchain") as one `warning:` line on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        warn(shown(record.getMessage()))
+
+
+@contextmanager
+def library_warnings() -> Iterator[None]:
+    """While a command runs, the library's warnings go to stderr as warning lines (only there: not
+    also through a host's own logging); a library caller's process keeps its logging as it was."""
+    logger = logging.getLogger("ragchain")
+    handler, propagate = WarningLines(logging.WARNING), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def error(message: str, hint: str = "") -> None:

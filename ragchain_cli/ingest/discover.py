@@ -51,10 +51,11 @@ def doc_id_for(path: Path, root: Path, cwd: Path | None = None) -> str:
     return path.as_posix()
 
 
-def discover(paths: list[Path]) -> Iterator[Found | Unreadable | IgnoreProblem]:
-    """Files with a known loader below each path, in a stable order, each real file once."""
+def discover(paths: list[Path], base: str = "") -> Iterator[Found | Unreadable | IgnoreProblem]:
+    """Files with a known loader below each path, in a stable order, each real file once; document
+    IDs relative to `base` ("": the working directory) when a file is below it (doc_id_for)."""
     seen: set[tuple[int, int]] = set()
-    cwd = Path.cwd().resolve()
+    cwd = Path(base or os.getcwd()).resolve()
     for given in paths:
         root = absolute(given)
         if not root.exists():

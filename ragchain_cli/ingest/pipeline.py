@@ -122,7 +122,7 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
                              options.batch_chunks, notes.embedded_so_far)  # no reference back to the writer
         sink = Sink(index.docstore, writer, report, notes)
         try:
-            found = _collect(paths, report, options.shard)
+            found = _collect(paths, report, options)
             notes.found([_size(f.path) for f in found])
             _write_all(index, writer, engine, found, paths, sink)
         except KeyboardInterrupt:
@@ -184,11 +184,11 @@ def _binder(index: Index, options: IngestOptions) -> Callable[[int], None]:
     return bind
 
 
-def _collect(paths: list[Path], report: IngestReport, shard: tuple[int, int] = (0, 1)) -> list[Found]:
+def _collect(paths: list[Path], report: IngestReport, options: IngestOptions) -> list[Found]:
     """The files found below `paths` (of a sharded index: those of this shard), problems reported."""
     found = []
-    for item in discover(paths):
-        if isinstance(item, Found) and not in_shard(item.doc_id, shard):
+    for item in discover(paths, options.base):
+        if isinstance(item, Found) and not in_shard(item.doc_id, options.shard):
             continue
         if isinstance(item, Unreadable):
             report.skipped.append(Skipped(storable(item.path), item.reason))
@@ -269,7 +269,7 @@ class Sink:
             raise LoaderError(f"document ID {doc.doc_id!r} already comes from {owner}")
         reused = self.writer.reused
         self.writer.add(key, [doc], chunks, vectors)
-        self.notes.chunks(len(chunks))
+        self.notes.chunks(len(chunks), doc.read_to)
         if self.writer.reused != reused:  # a batch went out with stored vectors
             self.notes.progress(self.writer.embedded, self.writer.reused)
         if doc.metadata.get("damaged"):  # indexed, but said: a loader read it only in part

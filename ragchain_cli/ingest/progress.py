@@ -3,9 +3,11 @@ time left.
 
 The chunks to embed are known once every file to (re)ingest is chunked. Until then the total is
 an estimate ("about"): the chunks of the files read so far, plus the rest of the bytes at the
-chunks-per-byte of the files already finished; before any file is finished there is no total,
-only the count so far. A chunk whose stored vector is reused counts as done, as it needs no
-embedding. The engine reads, embeds and writes in turn, so the estimate firms up as it goes.
+chunks-per-byte of the files already finished. Before any file is finished, the one being read
+gives the ratio when its loader says how far it has read (a JSONL corpus does: one big file is
+otherwise read to its end without a total); else there is no total, only the count so far. A
+chunk whose stored vector is reused counts as done, as it needs no embedding. The engine reads,
+embeds and writes in turn, so the estimate firms up as it goes.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ class IngestProgress:
 Callback = Callable[[IngestProgress], None]
 
 
+def estimate(chunks: int, read: int, unread: int) -> int:
+    """The chunks still to come in `unread` bytes, at the `chunks` made from the `read` bytes read so far."""
+    return round(chunks / read * max(unread, 0)) if read > 0 else 0
+
+
 class Tracker:
     """Counts what the pipeline reports (files considered, chunks queued, chunks embedded) and
     hands a fresh IngestProgress to the callback at each change."""
@@ -49,6 +56,7 @@ class Tracker:
         self.chunks_read = 0  # chunks of the finished files
         self.queued = 0  # chunks handed to the writer in this run
         self.reading = False  # a file is being read
+        self.read_in_open = 0  # bytes of the file being read that its loader has read (0: not known)
         self.embedded, self.reused = 0, 0
         self._started: tuple[float, int] | None = None  # (time, chunks done) when embedding started
         self._open: dict[str, int] = {}  # key -> size of a file being read
@@ -63,13 +71,15 @@ class Tracker:
 
     def opened(self, key: str, size: int) -> None:
         self._open[key] = size
-        self._queued_at_open = self.queued
+        self._queued_at_open, self.read_in_open = self.queued, 0
 
     def unchanged(self, size: int) -> None:
         self.bytes_closed += size
 
-    def chunks(self, count: int) -> None:
+    def chunks(self, count: int, read_to: int = 0) -> None:
+        """`count` chunks queued, of a document that ends `read_to` bytes into its file (0: not known)."""
         self.queued += count
+        self.read_in_open = read_to or self.read_in_open
 
     def closed(self, key: str, finished: bool) -> None:
         size = self._open.pop(key, 0)
@@ -112,9 +122,10 @@ class Tracker:
         left = self.bytes_total - self.bytes_closed
         if left <= 0 and not self._open:
             return self.queued, False
-        if not self.bytes_read:
-            return None, True
         in_open = self.queued - self._queued_at_open if self._open else 0  # chunks of the file being read
+        if not self.bytes_read:
+            read = self.read_in_open if len(self._open) == 1 else 0  # one file read at a time: its position
+            return (None, True) if not read else (self.queued + estimate(in_open, read, left - read), True)
         ahead = round(self.chunks_read / self.bytes_read * left)  # the file being read and those not read yet
         return self.queued - in_open + max(ahead, in_open), True
 

@@ -28,6 +28,7 @@ from ..stores.embedders import model_reference
 from ..stores.index import DOCSTORE, exists
 from ..stores.shard_stats import write_stats
 from ..stores.shards import ShardManifest, is_sharded
+from .discover import absolute
 from .pipeline import IngestReport, Skipped
 from .tasks import IngestOptions
 
@@ -36,11 +37,11 @@ SUMMED = ("files_seen", "files_ingested", "files_unchanged", "files_removed", "d
           "chunks_added", "chunks_removed", "vectors_reused", "replayed")
 
 
-def ingest_shard(folder: str, paths: list[str], options: IngestOptions, cwd: str) -> IngestReport:
-    """One shard's ingest (a Ray task, or a call): document IDs are relative to the driver's `cwd`."""
+def ingest_shard(folder: str, paths: list[str], options: IngestOptions) -> IngestReport:
+    """One shard's ingest (a Ray task, or a call), by the driver's absolute paths, document IDs relative
+    to `options.base` (the driver's working directory); the working directory is left as it is."""
     from .pipeline import ingest_into
 
-    os.chdir(cwd)
     return ingest_into(Path(folder), [Path(p) for p in paths], options)
 
 
@@ -52,14 +53,15 @@ def ingest_sharded(root: Path, paths: list[Path], options: IngestOptions, count:
     manifest = _manifest_for(root, count, options)
     settings = manifest.settings
     engine = "local" if options.engine == "ray" else options.engine  # ray: the shards are the Ray tasks
-    shard_options = [dataclasses.replace(options, engine=engine, embed_model=settings["embed_model"], shard=(i, manifest.count))
-                     for i in range(manifest.count)]
+    base = options.base or os.getcwd()  # a worker's own working directory is not the driver's
+    shard_options = [dataclasses.replace(options, engine=engine, embed_model=settings["embed_model"], base=base,
+                                         shard=(i, manifest.count)) for i in range(manifest.count)]
     root.mkdir(parents=True, exist_ok=True)
     with _manifest_lock(root, options.wait):
         for state in manifest.shards:
             state.state, state.error = "running", ""
         manifest.write(root)
-        jobs = [(str(folder), [str(p) for p in paths], opts, os.getcwd())
+        jobs = [(str(absolute(folder)), [str(absolute(p)) for p in paths], opts)
                 for folder, opts in zip(manifest.folders(root), shard_options)]
         outcomes = _run_ray(jobs, options) if options.engine == "ray" else [_run_here(job) for job in jobs]
         write_stats(root, manifest.folders(root))

@@ -39,6 +39,7 @@ class IngestOptions:
     ray_address: str = DEFAULTS.ray_address  # --engine ray: "" starts a local Ray for the run; "auto" or host:port joins one
     workers: int = DEFAULTS.workers  # --engine ray: embedding actors; 0 = one per GPU of the cluster, else one per CPU
     shard: tuple[int, int] = (0, 1)  # (i, n): only the files whose document ID hashes to shard i of n (stores/shards.py)
+    base: str = ""  # document IDs are relative to this folder when a file is below it ("": the working directory)
 
 
 @dataclass(frozen=True)

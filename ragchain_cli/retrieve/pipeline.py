@@ -64,6 +64,7 @@ class SearchOptions:
     expand: bool = DEFAULTS.expand
     retriever_options: dict = field(default_factory=dict)  # passed to every retriever factory
     per_retriever: dict[str, dict] = field(default_factory=dict)  # name -> its own options ([retrieve.NAME])
+    embed_model: str = ""  # "": the index's own; another than the one it was built with is refused (IndexMismatch)
 
     @property
     def filtering(self) -> bool:
@@ -99,6 +100,7 @@ def search_options(settings: Settings | None = None, since: str | None = None, u
         reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
         per_retriever={name: settings.options_for("retrieve", name) for name in settings.retriever_names()},
+        embed_model=settings.embed_model if "embed_model" in settings.given else "",  # as ingest_options: only when set
     )
     return dataclasses.replace(options, **overrides)
 
@@ -107,6 +109,10 @@ class SearchPipeline:
     def __init__(self, index: Index, options: SearchOptions) -> None:
         if not options.retrievers:
             raise UsageError("no retriever selected", f"choose from: {', '.join(RETRIEVERS.names())}")
+        if options.embed_model:  # the queries must be embedded as the chunks were: refused as ingest refuses it
+            from ..stores.embedders import model_reference
+
+            index.require({"embed_model": model_reference(options.embed_model)})
         self.index = index
         self.options = options
         self.linker = Linker(index.docstore)

@@ -154,14 +154,7 @@ class Index:
                                 "tool_version": __version__})
 
     def require(self, wanted: dict[str, str]) -> None:
-        have = self.manifest()
-        diffs = [f"{k}: index has {have.get(k)!r}, asked for {v!r}" for k, v in wanted.items()
-                 if k in have and have[k] != v]
-        if diffs:
-            raise IndexMismatch(
-                f"{self.root} was built with different settings ({'; '.join(diffs)})",
-                "use the settings the index was built with, or a new --index DIR",
-            )
+        require_settings(self.root, self.manifest(), wanted)
 
     # -- upgrades (ingest, under the write lock, before the journal is replayed) ------------------
     def upgrade(self) -> dict[str, bool]:
@@ -285,6 +278,17 @@ class Index:
             missing_lexical=sorted(doc_ids - lex_ids), missing_vectors=sorted(doc_ids - vec_ids),
             extra_lexical=sorted(lex_ids - doc_ids), extra_vectors=sorted(vec_ids - doc_ids),
             missing_documents=sorted(docs - whole), extra_documents=sorted(whole - docs),
+        )
+
+
+def require_settings(root: Path, have: dict[str, str], wanted: dict[str, str]) -> None:
+    """Refuse settings (the embedding model, chunking) other than those the index at `root` was built with."""
+    diffs = [f"{k}: index has {have.get(k)!r}, asked for {v!r}" for k, v in wanted.items()
+             if k in have and have[k] != v]
+    if diffs:
+        raise IndexMismatch(
+            f"{root} was built with different settings ({'; '.join(diffs)})",
+            "use the settings the index was built with, or a new --index DIR",
         )
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import IndexMismatch, IndexNotFound
 from . import versions
 from .docstore import SCHEMA
-from .index import Index, StoreCheck, exists
+from .index import Index, StoreCheck, exists, require_settings
 from .shard_stats import STATS, GlobalStats, texts_of
 from .sharded_lexical import ShardedLexical, merged
 from .shards import ShardManifest, ShardState, is_sharded
@@ -181,6 +181,9 @@ class ShardedIndex:
 
     def manifest(self) -> dict[str, str]:
         return {**self.shards[0].manifest(), "shards": str(self.shard_manifest.count)}
+
+    def require(self, wanted: dict[str, str]) -> None:
+        require_settings(self.root, self.manifest(), wanted)
 
     def require_analyzer(self) -> None:
         for shard in self.shards:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,11 +12,15 @@ from ...errors import LoaderError
 from ...types import Block, Document
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
+def _lines(path: Path) -> Iterator[tuple[int, str, int]]:
+    """Each line with its number and the bytes of the file read so far (of a .gz: compressed bytes,
+    so that they compare with its size), for the ingest's progress."""
     try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            yield from enumerate(handle, start=1)
+        with open(path, "rb") as raw:
+            unzipped = gzip.GzipFile(fileobj=raw) if path.name.lower().endswith(".gz") else raw
+            with io.TextIOWrapper(unzipped, encoding="utf-8") as handle:
+                for number, line in enumerate(handle, start=1):
+                    yield number, line, raw.tell()
     except UnicodeDecodeError as exc:
         raise LoaderError(f"invalid UTF-8 ({exc.reason})") from None
     except (OSError, EOFError) as exc:
@@ -36,7 +41,7 @@ def parse_line(path: Path, number: int, line: str) -> dict | None:
 
 def load_jsonl(path: Path, doc_id: str, options) -> Iterator[Document]:
     seen: set[str] = set()
-    for number, line in _lines(path):
+    for number, line, read in _lines(path):
         record = parse_line(path, number, line)
         if record is None:
             continue
@@ -49,6 +54,6 @@ def load_jsonl(path: Path, doc_id: str, options) -> Iterator[Document]:
         if not text and not title:
             continue
         date = record.get("date") or options.fallback_date
-        yield Document(rid, f"{path}#{number}", (Block(text or title),), title=title, date=date)
+        yield Document(rid, f"{path}#{number}", (Block(text or title),), title=title, date=date, read_to=read)
     if not seen:
         raise LoaderError("no documents in the JSONL file")
