@@ -29,9 +29,9 @@ def serve(index: str) -> None:
     """Answer each stdin line as it comes, one JSON line each (the checkout's own ask_payloads)."""
     from ragchain_cli.config import load_settings
     try:
-        from ragchain_cli.answering import ask_payloads
+        from ragchain_cli.answer.assemble import ask_payloads
     except ImportError:  # a checkout from before answering.py (issue 33)
-        from ragchain_cli.generate.workflow import ask_payloads
+        from ragchain_cli.answer.workflow import ask_payloads
     settings = load_settings({"index": index}, config_files=[])
     for payload in ask_payloads(settings, iter(sys.stdin.readline, "")):
         print(json.dumps(payload), flush=True)

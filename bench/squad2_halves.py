@@ -53,10 +53,10 @@ def write(out: Path) -> None:
 
 def refused(index: str, questions: Path) -> None:
     """The questions decide refuses (default abstention), one a line: gather and decide only."""
-    from ragchain_cli.answering import open_workflow
+    from ragchain_cli.answer.assemble import open_workflow
     from ragchain_cli.config import load_settings
-    from ragchain_cli.generate.decide import decide
-    from ragchain_cli.generate.gather import gather
+    from ragchain_cli.answer.decide import decide
+    from ragchain_cli.answer.gather import gather
 
     settings = load_settings({"index": index})
     with open_workflow(settings) as flow:

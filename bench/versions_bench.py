@@ -124,8 +124,8 @@ def linking_cost(index: Index, batch_chunks: int = 1024) -> float:
 def ask_versions(index_path: Path, llm: str) -> None:
     import versioned_corpus as vc
     from ragchain_cli.config import load_settings
-    from ragchain_cli.answering import open_workflow
-    from ragchain_cli.generate.workflow import AskOptions
+    from ragchain_cli.answer.assemble import open_workflow
+    from ragchain_cli.answer.workflow import AskOptions
 
     settings = load_settings({"index": str(index_path), "llm": llm}, config_files=[])
     totals = {"all": [0, 0, 0], "newest": [0, 0, 0]}  # cites the newest only, holds its answer, cites an older
@@ -160,10 +160,10 @@ def ask_qa(index_path: Path, questions: Path, n: int, llm: str) -> None:
     import json
 
     from ragchain_cli.config import load_settings
-    from ragchain_cli.generate.versions import reconcile, with_versions
-    from ragchain_cli.generate.workflow import best_sentence
-    from ragchain_cli.answering import open_workflow
-    from ragchain_cli.generate.workflow import AskOptions
+    from ragchain_cli.answer.versions import reconcile, with_versions
+    from ragchain_cli.answer.workflow import best_sentence
+    from ragchain_cli.answer.assemble import open_workflow
+    from ragchain_cli.answer.workflow import AskOptions
 
     rows = [json.loads(line) for line in questions.read_text().splitlines() if line.strip()]
     asked = [r["question"] for r in rows][:n]

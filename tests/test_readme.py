@@ -1,7 +1,7 @@
 """The README cannot go stale where a test can see it: its first screen holds the two set-up commands
-(.ci/run executes the first sh block) with their times, its Layout section names every module and
-only modules that exist, and its links into bench/RESULTS.md (and RESULTS.md's own summary links)
-land on headings."""
+(.ci/run executes the first sh block) with their times, its links to files land on files, and its
+links into bench/RESULTS.md (and RESULTS.md's own links) land on headings. docs/LAYOUT.md's package
+layout names every module and only modules that exist."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 RESULTS = (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf-8")
+LAYOUT = (ROOT / "docs" / "LAYOUT.md").read_text(encoding="utf-8")
 PACKAGE = ROOT / "ragchain_cli"
 FIRST_SCREEN = 45  # lines
 
@@ -28,11 +29,16 @@ def test_the_first_screen_holds_the_two_commands_and_their_times():
     assert commands[0].startswith("./install.sh && ") and commands[1].startswith("./install.sh --dev && ")
     screen = "\n".join(README.splitlines()[:FIRST_SCREEN])
     assert all(command in screen for command in commands)
-    assert re.search(r"about 15 min", screen) and re.search(r"about 18 min", screen)
+    assert re.search(r"about 15 min", screen) and re.search(r"about 35 min", screen)
+
+
+def test_the_readmes_links_to_files_land_on_files():
+    targets = [m.split("#")[0] for m in re.findall(r"\]\(([^)#][^)]*)\)", README) if "://" not in m]
+    assert targets and not [t for t in targets if not (ROOT / t).exists()]
 
 
 def _layout() -> str:
-    section = README[README.index("## Layout"):]
+    section = LAYOUT[LAYOUT.index("## The package"):]
     return section[section.index("```") + 3:section.index("```", section.index("```") + 3)]
 
 
@@ -71,7 +77,7 @@ def test_the_layout_names_every_module_and_package():
                 missing.append(f"{package.name}/{child.name}")
             if child.is_dir() and (child / "__init__.py").is_file() and f"{child.name}/" not in entry:
                 missing.append(f"{package.name}/{child.name}/")
-    assert not missing, f"README's Layout misses: {missing}"
+    assert not missing, f"docs/LAYOUT.md misses: {missing}"
 
 
 def test_the_layout_names_nothing_that_does_not_exist():
@@ -83,7 +89,7 @@ def test_the_layout_names_nothing_that_does_not_exist():
                 stale.append(f"{package}/{name}")
     for line in re.findall(r"(?m)^  (?! )(?!\w+/).*$", _layout()):  # the top-level modules' lines
         stale += [n for n in re.findall(r"\b(\w+\.py)\b", line) if not (PACKAGE / n).is_file()]
-    assert not stale, f"README's Layout names what is not there: {stale}"
+    assert not stale, f"docs/LAYOUT.md names what is not there: {stale}"
 
 
 def anchor(heading: str) -> str:
