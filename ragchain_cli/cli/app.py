@@ -83,16 +83,22 @@ def run(argv: list[str] | None = None) -> int:
         exc.show()
         return exc.exit_code
     except Exception as exc:  # a bug: the traceback says where, the hint what to do with it
-        if _after_an_interrupt(exc):
-            error("interrupted")
-            return 130
-        traceback.print_exc()
-        error(f"unexpected {type(exc).__name__}: {shown(str(exc))}",
-              "this is a bug in ragchain; the traceback above shows where - please report it with the command")
-        return 1
+        return _unexpected(exc)
     finally:
         gc.unfreeze()  # commands freeze what they loaded (common.settle); in-process callers get GC back
     return code if isinstance(code, int) else 0
+
+
+def _unexpected(exc: Exception) -> int:
+    """An exception no command expected: 130 when it came out of a Ctrl-C, else its traceback, an
+    error line asking for a report, and 1."""
+    if _after_an_interrupt(exc):
+        error("interrupted")
+        return 130
+    traceback.print_exc()
+    error(f"unexpected {type(exc).__name__}: {shown(str(exc))}",
+          "this is a bug in ragchain; the traceback above shows where - please report it with the command")
+    return 1
 
 
 def _after_an_interrupt(exc: BaseException) -> bool:

@@ -7,11 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..evaluation.compare import PERMUTATIONS
+from ..evaluation.metrics import DEFAULT_METRICS
 from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
                      RerankInstructionOpt, RerankOpt, SpellingOpt, default, settle)
 from .output import Output, shown, stderr
-
-DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
 
 
 def eval_command(
@@ -31,55 +31,41 @@ def eval_command(
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", help="Draw the comparison to a PNG")] = None,
     tune: Annotated[bool, typer.Option("--tune", help="Search fusion parameters; write ragchain.toml")] = False,
     tune_out: Annotated[Path, typer.Option("--tune-out", metavar="FILE", help="Where --tune writes")] = Path("ragchain.toml"),
-    permutations: Annotated[int, typer.Option("--permutations", metavar="N", help="Randomisation test samples")] = 10_000,
+    permutations: Annotated[int, typer.Option("--permutations", metavar="N", help="Randomisation test samples")] = PERMUTATIONS,
     qa: Annotated[Optional[Path], typer.Option("--qa", metavar="FILE", help="Score answers against gold QA JSONL instead")] = None,
     predictions: Annotated[Optional[list[str]], typer.Option(
         "--predictions", metavar="FILE", help="With --qa: score `ask - --json` output file(s) (- = stdin), run nothing")] = None,
 ) -> None:
     """Run judged queries through the pipeline (or read runs) and report IR metrics; --qa scores answers."""
-    from .. import evaluation as ev
     from ..errors import UsageError
     from ..evaluation import workflow as wf
 
     flags = dict(index=str(index) if index is not None else None, k=k, rerank=rerank, rerank_depth=rerank_depth,
                  reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, expand=expand, latest=latest,
                  spelling=spelling)
+    grid, out = wf.ConfigGrid(config, retrievers, fusion, flags), Output(as_json)
     if qa is not None or predictions:
-        return _qa(qa, qrels, predictions, wf.named_settings(config, retrievers, fusion, flags),
-                   Output(as_json), per_query, permutations, given=bool(config or retrievers or fusion or run))
+        return _qa(qa, qrels, predictions, grid.settings(), out, per_query, permutations,
+                   given=bool(config or retrievers or fusion or run))
     if qrels is None:
         raise UsageError("eval needs a judgements file (QRELS) or --qa GOLD.jsonl",
                          "e.g. ragchain eval qrels.tsv --queries queries.jsonl")
-    metric_names = [m.strip() for m in metrics.split(",") if m.strip()]
-    for name in metric_names:
-        ev.parse_metric(name)
-    judged = ev.read_qrels(qrels)
-    out = Output(as_json)
-    if run:
-        runs = {p.name: ev.read_trec_run(p) for p in run}
-        header = {"qrels": str(qrels), "source": "runs"}
-    else:
-        if queries is None:
-            raise UsageError("--queries is required unless --run is given", "pass --queries queries.jsonl")
-        texts, counts = wf.judged_queries(ev.read_queries(queries), judged)
-        header = {"qrels": str(qrels), "queries_file": str(queries), **counts}
-        configs = wf.configurations(config, retrievers, fusion, flags, metric_names)
-        if tune:
-            tuned = wf.tune_and_write(configs[0], texts, judged, metric_names[0], tune_out)
-            out.data(tuned, lambda console: console.print(
-                f"best {tuned['metric']} {tuned['score']:.4f} with {tuned['best']}; written to {tuned['written']}"))
-            return
-        runs, header["seconds"] = wf.run_all(configs, texts, on_done=lambda name, secs: stderr.print(
-            f"[dim]{shown(name)}: {len(texts)} queries in {secs:.1f}s[/]"), prepare=settle)
-        if run_out:
-            header["runs_written"] = wf.write_runs(runs, run_out)
-            for name, path in header["runs_written"].items():
-                stderr.print(f"[dim]run {shown(name)} written to {shown(path)}[/]")
-    table = ev.compare_runs(judged, runs, metric_names, permutations=permutations)
-    payload = wf.payload(header, table, runs, judged, metric_names, per_query)
-    if plot:
-        payload["plot"] = str(ev.plot_comparison(table, plot))
+    if tune and not run:
+        tuned = wf.tune_fusion(qrels, queries, grid=grid, metrics=metrics, out=tune_out)
+        return out.data(tuned, lambda console: console.print(
+            f"best {tuned['metric']} {tuned['score']:.4f} with {tuned['best']}; written to {tuned['written']}"))
+    payload = wf.evaluate_runs(qrels, queries, grid=grid, run_files=run, metrics=metrics, per_query=per_query,
+                               permutations=permutations, run_out=run_out, plot=plot, on_run=_ran,
+                               on_written=_written, prepare=settle)
     out.data(payload, lambda console: _render(console, payload))
+
+
+def _ran(name: str, queries: int, seconds: float) -> None:
+    stderr.print(f"[dim]{shown(name)}: {queries} queries in {seconds:.1f}s[/]")
+
+
+def _written(name: str, path: str) -> None:
+    stderr.print(f"[dim]run {shown(name)} written to {shown(path)}[/]")
 
 
 def _qa(gold: Path | None, qrels: Path | None, predictions, settings, out: Output, per_query: bool,

@@ -2,13 +2,12 @@
 
 Predictions come from `--predictions FILE...` (`ask - --json` output, `-` = stdin; nothing is run)
 or from running the ask workflow in-process once per configuration (one per `--config` file, or
-the --retrievers x --fusion grid, as IR eval does). Scoring is offline and deterministic.
+the --retrievers x --fusion grid, as IR eval does). Scoring is offline and deterministic. The
+workflow is the library's (evaluation.qa_workflow.evaluate_answers); this file renders it.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from .output import Output, shown, stderr
@@ -19,79 +18,18 @@ SHOWN = [("correct", "correct"), ("f1", "F1"), ("exact_match", "EM"), ("contains
          ("citation_doc_of_correct", "cite doc"), ("seconds_total", "s/q")]
 
 
-def ask_payloads(settings, questions: list[str]) -> Iterator[dict]:
-    """THE one adapter from `eval --qa` to the ask workflow: one `ask --json` payload per question."""
-    from ..answer.assemble import ask_payloads as workflow
-
-    return workflow(settings, questions)
-
-
 def qa_command(gold_path: Path, predictions: list[str] | None, settings: list[tuple[str, object]],
                out: Output, per_query: bool, permutations: int) -> None:
-    from ..evaluation.qa_io import pair, read_gold, read_predictions
+    """Score the answers (evaluation.qa_workflow.evaluate_answers) and print the comparison."""
+    from ..evaluation.qa_workflow import evaluate_answers
 
-    gold = read_gold(gold_path)
-    header: dict = {"gold": str(gold_path)}
-    if predictions:
-        named = {}
-        for path in predictions:
-            source, rows = read_predictions(path)
-            named[_unique(Path(path).stem if path != "-" else "stdin", named)] = pair(gold, rows, source)
-        header["source"] = "predictions"
-        header["files"] = dict(zip(named, predictions))
-    else:
-        named, header["seconds"] = _run_configs(gold, settings)
-        header["source"] = "ask"
-    payload = score_payload(gold, named, header, per_query, permutations)
+    payload = evaluate_answers(gold_path, predictions, settings, per_query=per_query, permutations=permutations,
+                               on_answer=_answered)
     out.data(payload, lambda console: _render(console, payload))
 
 
-def _unique(name: str, taken: dict) -> str:
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate, n = f"{name}-{n}", n + 1
-    return candidate
-
-
-def _run_configs(gold, settings: list[tuple[str, object]]) -> tuple[dict, dict]:
-    from ..evaluation.qa_io import normalise_prediction
-
-    questions = [g.question for g in gold]
-    named, seconds = {}, {}
-    for name, config in settings:
-        started = time.perf_counter()
-        rows = []
-        for number, payload in enumerate(ask_payloads(config, questions), start=1):
-            rows.append(normalise_prediction(payload))
-            stderr.print(f"[dim]{shown(name)}: {number}/{len(questions)} "
-                         f"({time.perf_counter() - started:.0f}s)[/]")
-        named[name] = rows
-        seconds[name] = round(time.perf_counter() - started, 3)
-    return named, seconds
-
-
-def score_payload(gold, named: dict[str, list[dict]], header: dict, per_query: bool, permutations: int) -> dict:
-    from ..evaluation.qa import CORRECT_RECALL
-    from ..evaluation.qa_score import compare, counts, score_question, summarise
-
-    scored = {name: [score_question(g, p) for g, p in zip(gold, rows)] for name, rows in named.items()}
-    tests = compare(gold, scored, permutations=permutations)
-    configs = []
-    for name, rows in scored.items():
-        entry = {"name": name, "summary": summarise(gold, rows), **tests[name],
-                 "counts": counts(gold, rows, named[name])}
-        if per_query:
-            entry["per_query"] = [_row(g, p, r) for g, p, r in zip(gold, named[name], rows)]
-        configs.append(entry)
-    return {**header, "questions": len(gold), "answerable": sum(g.answerable for g in gold),
-            "correct_threshold": CORRECT_RECALL, "baseline": configs[0]["name"], "permutations": permutations,
-            "configs": configs}
-
-
-def _row(gold, prediction: dict, values: dict) -> dict:
-    return {"question": gold.question, "answers": list(gold.answers), "doc_id": gold.doc_id,
-            "answer": prediction.get("answer", ""), "answered": prediction["answered"],
-            "supported": prediction.get("supported"), **values}
+def _answered(name: str, number: int, total: int, seconds: float) -> None:
+    stderr.print(f"[dim]{shown(name)}: {number}/{total} ({seconds:.0f}s)[/]")
 
 
 def _render(console, payload: dict) -> None:

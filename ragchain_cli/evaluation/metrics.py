@@ -85,6 +85,8 @@ METRICS: dict[str, MetricSpec] = {
     "recall": MetricSpec(recall, False, "recall@k, recall (alias r)"),
     "p": MetricSpec(precision, True, "p@k (alias precision@k)"),
 }
+# What `ragchain eval` reports unless --metrics (or a caller's `metrics`) says otherwise.
+DEFAULT_METRICS = "ndcg@10,mrr@10,recall@100,map"
 ALIASES = {"rr": "mrr", "ap": "map", "r": "recall", "precision": "p"}
 _METRIC = re.compile(r"(?P<name>[a-z]+)(?:@(?P<k>[0-9]+))?")
 
@@ -113,6 +115,16 @@ def parse_metric(text: str) -> Metric:
     if k == 0 or (k is None and METRICS[name].needs_cutoff):
         raise UsageError(f"metric {text!r} needs a cutoff of at least 1", f"valid forms: {valid_forms()}")
     return Metric(text.strip(), name, k)
+
+
+def metric_names(metrics: str | Sequence[str]) -> list[str]:
+    """A comma-separated list ("ndcg@10,map") or a sequence of names, blanks dropped and each checked
+    by parse_metric (an unknown one is a UsageError); the names as given, stripped."""
+    texts = metrics.split(",") if isinstance(metrics, str) else metrics
+    names = [m.strip() for m in texts if m.strip()]
+    for name in names:
+        parse_metric(name)
+    return names
 
 
 def trec_eval_order(scores: Mapping[str, float]) -> list[str]:

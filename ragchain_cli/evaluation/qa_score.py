@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import qa
-from .compare import randomization_test
+from .compare import PERMUTATIONS, randomization_test
 from .qa_io import GoldQuestion
 
 ANSWER_METRICS = ("exact_match", "f1", "contains", "keyword_recall", "correct")
@@ -110,7 +110,7 @@ def counts(gold: Sequence[GoldQuestion], rows: Sequence[Mapping], predictions: S
 
 
 def compare(gold: Sequence[GoldQuestion], rows_by_config: Mapping[str, Sequence[Mapping]],
-            permutations: int = 10_000, seed: int = 0) -> dict[str, dict[str, dict]]:
+            permutations: int = PERMUTATIONS, seed: int = 0) -> dict[str, dict[str, dict]]:
     """{config: {"diff": {metric: d}, "p_value": {metric: p}}} against the first configuration, for
     the PAIRED metrics over the questions where both configurations have a value."""
     names = list(rows_by_config)

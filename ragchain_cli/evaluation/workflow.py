@@ -1,20 +1,102 @@
-"""The `eval` workflow as library calls: configurations from settings, runs over judged queries,
-run files written, fusion tuned, and the result payload. cli/evaluate.py parses and renders."""
+"""The `eval` workflow as library calls: evaluate_runs (IR metrics of configurations or run files
+over judged queries, the payload `ragchain eval QRELS` prints) and tune_fusion, and their steps:
+configurations from settings, runs over judged queries, run files written, fusion tuned, the result
+payload. cli/evaluate.py parses and renders."""
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..config import Settings, load_settings
+from ..errors import UsageError
 from ..types import Run
-from .metrics import evaluate_report, parse_metric
+from .compare import PERMUTATIONS, compare_runs
+from .metrics import DEFAULT_METRICS, evaluate_report, metric_names, parse_metric
+from .plot import plot_comparison
+from .readers import read_qrels, read_queries
+from .runs import read_trec_run
 
 Configuration = tuple[str, str, object]  # (name, index folder, SearchOptions)
 EVAL_DEPTH = 100  # results kept per query when no metric cutoff or -k asks for more
+
+
+@dataclass(frozen=True)
+class ConfigGrid:
+    """The configurations an evaluation compares: one per settings file in `files`, else the
+    `retrievers` x `fusion` grid (each list one value a configuration; none = the settings' own).
+    `flags` are load_settings's and apply to every configuration; its "k" is the results kept per
+    query, else the deepest metric cutoff and at least EVAL_DEPTH."""
+
+    files: Sequence[Path] | None = None
+    retrievers: Sequence[str] | None = None
+    fusion: Sequence[str] | None = None
+    flags: Mapping[str, Any] = field(default_factory=dict)
+
+    def settings(self) -> list[tuple[str, Settings]]:
+        """(name, Settings) per configuration."""
+        return named_settings(self.files, self.retrievers, self.fusion, dict(self.flags))
+
+    def configurations(self, metrics: list[str]) -> list[Configuration]:
+        """(name, index folder, SearchOptions) per configuration, searching deep enough for the metrics."""
+        return configurations(self.files, self.retrievers, self.fusion, dict(self.flags), metrics)
+
+
+def evaluate_runs(qrels: Path, queries: Path | None = None, *, grid: ConfigGrid | None = None,
+                  run_files: Sequence[Path] | None = None, metrics: str | Sequence[str] = DEFAULT_METRICS,
+                  per_query: bool = False, permutations: int = PERMUTATIONS, run_out: Path | None = None,
+                  plot: Path | None = None, on_run: Callable[[str, int, float], None] = lambda *_: None,
+                  on_written: Callable[[str, str], None] = lambda *_: None,
+                  prepare: Callable[[Any], Any] = lambda pipeline: pipeline) -> dict:
+    """IR metrics of several configurations side by side, the first the baseline, with paired
+    randomization tests (`permutations` samples) against it: the payload `ragchain eval` prints.
+
+    The runs are read from TREC `run_files` (nothing is searched), else made by searching each of
+    `grid`'s configurations for the judged `queries` (BEIR JSONL or id<TAB>text); on_run(name,
+    queries, seconds) after each, `prepare` as in run_all. `run_out` writes them (write_runs;
+    on_written(name, path) for each file), `per_query` adds per-query values and `plot` draws a PNG."""
+    names = metric_names(metrics)
+    judged = read_qrels(qrels)
+    if run_files:
+        runs = {Path(p).name: read_trec_run(p) for p in run_files}
+        header: dict = {"qrels": str(qrels), "source": "runs"}
+    else:
+        texts, header, configs = _judged(qrels, queries, judged, grid or ConfigGrid(), names)
+        runs, header["seconds"] = run_all(configs, texts, prepare=prepare,
+                                          on_done=lambda name, seconds: on_run(name, len(texts), seconds))
+        if run_out:
+            header["runs_written"] = write_runs(runs, run_out)
+            for name, path in header["runs_written"].items():
+                on_written(name, path)
+    table = compare_runs(judged, runs, names, permutations=permutations)
+    result = payload(header, table, runs, judged, names, per_query)
+    if plot:
+        result["plot"] = str(plot_comparison(table, plot))
+    return result
+
+
+def tune_fusion(qrels: Path, queries: Path | None, *, grid: ConfigGrid | None = None,
+                metrics: str | Sequence[str] = DEFAULT_METRICS, out: Path = Path("ragchain.toml")) -> dict:
+    """Search fusion settings for the first of `grid`'s configurations on the judged queries, by the
+    first metric; write the best to `out` (settings TOML that search reads); the tuning payload."""
+    names = metric_names(metrics)
+    judged = read_qrels(qrels)
+    texts, _, configs = _judged(qrels, queries, judged, grid or ConfigGrid(), names)
+    return tune_and_write(configs[0], texts, judged, names[0], out)
+
+
+def _judged(qrels: Path, queries: Path | None, judged: dict, grid: ConfigGrid,
+            names: list[str]) -> tuple[dict[str, str], dict, list[Configuration]]:
+    """The judged queries' texts, the payload's header and the configurations to search them with."""
+    if queries is None:
+        raise UsageError("--queries is required unless --run is given", "pass --queries queries.jsonl")
+    texts, counts = judged_queries(read_queries(queries), judged)
+    header = {"qrels": str(qrels), "queries_file": str(queries), **counts}
+    return texts, header, grid.configurations(names)
 
 
 def judged_queries(texts: dict[str, str], judged: dict) -> tuple[dict[str, str], dict]:
