@@ -20,6 +20,7 @@ from pathlib import PurePath
 from typing import Callable
 
 from ..judge.model import Judge
+from ..text.claims import is_polar
 from ..text.words import TermStats, is_content, stem, stems_of, tokens
 from ..types import Chunk, Hit
 from .judging import judged
@@ -67,7 +68,7 @@ def gather(question: str, search: Search, stats: TermStats | None, encoder: Enco
     weights = question_weights(searched.text, stats)
     found = score_sentences(searched.text, searched.hits, weights, encoder, passages)
     if judge is not None:
-        found = judged(found, searched.text, judge, [subject(h.chunk) for h in found.top])
+        found = judged(found, searched.text, judge, [subject(h.chunk) for h in found.top], is_polar(searched.text))
     return Gathered(searched.text, searched, found, signals(searched.hits, weights, passages, found), stats)
 
 

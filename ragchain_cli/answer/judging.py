@@ -7,6 +7,8 @@
   uncited, of those it read) reaches the `supports` bar for the question with that answer; a yes/no
   reply is read twice, as its side ("yes" or "no") to the question and as the claim it states ("No,
   X" claims X), and one sentence must support both (a right claim under the wrong side is not verified);
+  a bare "Yes." or "No." states no claim, and the side alone is no evidence (the judge gives "yes" to
+  almost any sentence), so it is never verified;
 - quote: a sentence the judge says answers the question stands in for an unverified reply.
 Both bars are Settings fields (`judge_answers`, `judge_supports`; docs/JUDGE.md says how they were
 chosen). `verdicts` says who decides: "judge", "rules" (the word rules alone) or "both".
@@ -31,14 +33,16 @@ JUDGED = 24  # sentences the judge reads per question: the best by retrieval's s
 _SIDE = re.compile(r"^\s*(yes|no)\b[\s,.;:!-]*", re.IGNORECASE)
 
 
-def judged(found: Sentences, question: str, judge: Judge, subjects: Sequence[str]) -> Sentences:
+def judged(found: Sentences, question: str, judge: Judge, subjects: Sequence[str], polar: bool = False) -> Sentences:
     """The sentences with the judge's probability that each answers the question (NaN: not read), and
-    scores that order the judged ones first, best first."""
+    scores that order the judged ones first, best first. A yes/no question is answered by a sentence
+    that says yes or says no: the larger of the two."""
     order = [int(k) for k in np.argsort(-found.scores, kind="stable")[:JUDGED]]
     probabilities = np.full(len(found.where), np.nan)
     if order:
-        pairs = [(question, passage(subjects[found.where[k][0]], found.text_at(k))) for k in order]
-        probabilities[order] = judge.score(pairs)
+        texts = [asked(question, "yes"), asked(question, "no")] if polar else [question]
+        pairs = [(text, passage(subjects[found.where[k][0]], found.text_at(k))) for text in texts for k in order]
+        probabilities[order] = np.asarray(judge.score(pairs)).reshape(len(texts), len(order)).max(axis=0)
     scores = np.where(np.isnan(probabilities), found.scores - 10.0, 10.0 * np.nan_to_num(probabilities) + 0.01 * found.scores)
     return dataclasses.replace(found, scores=scores, judged=probabilities)
 
@@ -64,9 +68,11 @@ def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence
     if not units:
         return 0.0, ""
     answer = without_markers(reply).strip()
+    if polar and not claim_of(reply):  # a bare "Yes." states nothing to check: the side alone is no evidence
+        return 0.0, ""
     side = _SIDE.match(answer)
     texts = [asked(question, side.group(1).lower() if polar and side else answer)]
-    texts += [claim_of(reply)] if polar and claim_of(reply) else []
+    texts += [claim_of(reply)] if polar else []
     pairs = [(text, passage(subject, s)) for text in texts for subject, s in units]
     values = np.asarray(judge.score(pairs)).reshape(len(texts), len(units)).min(axis=0)
     best = int(np.argmax(values))

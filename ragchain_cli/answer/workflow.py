@@ -84,7 +84,7 @@ class AskWorkflow:
         if on_progress is not None:
             top = len(gathered.found.top)  # the context takes their best sentences: some may give none
             on_progress(f"reading the best sentences of the top {top} passage{'s' * (top != 1)} ...")
-        drafted = self._drafted(decision, gathered, model, judge if verdicts == "judge" else None)
+        drafted = self._drafted(decision, gathered, model, judge)
         verdict = verify(decision, drafted, self.stats, judge, opts.judge_supports, verdicts)
         quoted = None if verdict.supported is not False or decision.polar else \
             quote(gathered.found, decision.question, model, drafted.passages,
@@ -96,8 +96,8 @@ class AskWorkflow:
         return self._asked(answered(decision, drafted, verdict, _total(timings, started)), gathered, question)
 
     def _drafted(self, decision, gathered, model: ChatModel, judge: Judge | None) -> Draft:
-        """The model's reply, read a second time when the first calls for it (the rules' policy, or the
-        judge's when it alone decides)."""
+        """The model's reply, read a second time when the first calls for it (the judge's policy when
+        the judge takes part in the verdicts, the rules' when they alone decide)."""
         opts = self.options
         attempt, drafted = Attempt(opts.context_tokens), None
         while attempt is not None:
