@@ -33,7 +33,7 @@ BACKGROUND = 10_000
 HERE = Path(__file__).parent / "cases"
 CASES = yaml.safe_load((HERE / "answers.yaml").read_text(encoding="utf-8"))
 GAPS = {line.strip() for line in (HERE / "known_gaps.txt").read_text().splitlines() if line.strip()[:1].isalnum()}
-PARAMS = [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="a known gap of the answer rules")]
+PARAMS = [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="a known gap of the answer verdicts (tests/cases/known_gaps.txt)")]
                        if c["id"] in GAPS else []) for c in CASES]
 
 

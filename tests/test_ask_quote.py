@@ -35,8 +35,9 @@ class ScoringModel(ScriptedModel):
 
 
 def ask(sample_index, question: str, model) -> dict:
+    """The rules' quote (the model's likelihood chooses): with the judge, the judge chooses."""
     settings = load_settings({"index": str(sample_index)}, config_files=[])
-    with open_workflow(settings, AskOptions(), model=model) as workflow:
+    with open_workflow(settings, AskOptions(verdicts="rules"), model=model) as workflow:
         return workflow.ask(question)
 
 

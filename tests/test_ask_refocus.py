@@ -40,7 +40,7 @@ def test_an_answer_not_drawn_from_the_best_sentence_is_read_again_on_that_senten
 
 def test_a_second_reading_no_better_drawn_keeps_the_first_answer(sample_index):
     model = ScriptedModel("Stay at least 200 metres from the nest tree.", "Keep noise to a minimum.")
-    payload = ask(sample_index, CLOSED, model)
+    payload = ask(sample_index, CLOSED, model, verdicts="rules")  # the rules' policy: more words from the best sentence
     assert len(model.calls) == 2 and payload["answer"].startswith("Stay at least 200 metres"), payload
 
 

@@ -130,7 +130,7 @@ def _abstain_hint(console, payload: dict) -> None:
         return
     if evidence.get("judge") is not None and evidence["judge"] < evidence["judge_bar"]:
         console.print(f"[dim]The answer judge finds no sentence here that answers it (best {evidence['judge']:.0%}; "
-                      f"ragchain answers from {evidence['judge_bar']:.0%}); --no-abstain answers anyway.[/]")
+                      f"ragchain answers from {evidence['judge_bar']:.0%}); --no-abstain answers from them anyway.[/]")
     elif evidence.get("probability") is not None and evidence["probability"] < evidence["answers_from"]:
         console.print(f"[dim]How likely these passages answer it, from their overlap with the question: "
                       f"{evidence['probability']:.0%} (ragchain answers from {evidence['answers_from']:.0%}); "
