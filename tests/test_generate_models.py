@@ -186,7 +186,7 @@ def test_list_models_is_cheap_and_reports_installs(cache):
 
 def test_importing_and_listing_does_not_load_llama_cpp():
     code = (
-        "import sys, ragchain_cli.answer as g; g.list_models(); "
+        "import sys, ragchain_cli.llm as g; g.list_models(); "
         "sys.exit(1 if 'llama_cpp' in sys.modules else 0)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -68,3 +68,9 @@ def test_no_cycle_among_packages():
 def test_cli_is_imported_by_nothing_but_the_entry():
     importers = sorted(unit for unit, targets in _graph().items() if "cli" in targets and unit != "cli")
     assert importers == ["__main__"]
+
+
+def test_retrieval_and_reranking_reach_the_model_runtime_not_the_answer_path():
+    graph = _graph()
+    assert "llm" in graph["retrieve"] | graph["rerank"]
+    assert "answer" not in graph["retrieve"] | graph["rerank"]
