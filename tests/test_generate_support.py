@@ -8,12 +8,19 @@ import math
 from ragchain_cli.answer.generation import SentenceStream
 from ragchain_cli.answer.decide import score
 from ragchain_cli.answer.gather import Signals, question_weights, share, signals
-from ragchain_cli.answer.select import score_sentences, select_context
+from ragchain_cli.answer.select import choose, score_sentences
 from ragchain_cli.answer.support import Support, check_support, drawn_from, key_terms
 from ragchain_cli.text.replies import says_unknown, shorten, speaks_of_passages
 from ragchain_cli.text.sentences import sentences
 from ragchain_cli.text.words import TermStats, stems_of
 from ragchain_cli.types import Chunk, Hit
+
+
+def select_context(question, hits, count_tokens, budget_tokens, weights, encoder=None, passages=4, neighbours=1,
+                   dedupe=True):
+    """The context the model reads: the hits' sentences scored, then chosen within the budget."""
+    return choose(score_sentences(question, hits, weights, encoder, passages), count_tokens, budget_tokens,
+                  neighbours, dedupe)
 
 
 def stats(freqs: dict[str, int], total: int = 100) -> TermStats:

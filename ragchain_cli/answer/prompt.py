@@ -43,7 +43,6 @@ ANSWER_REMINDER = ("Answer with the facts from the passages in one short sentenc
 # the prompt is the same, so llama.cpp reads only the new tail.
 YES_NO_REMINDER = ("Answer yes or no first, then give the fact from the passages that decides it, in one "
                    "short sentence. Do not mention the passages.")
-JUDGE_REMINDER = "Do the passages above contain the answer to this question? Reply yes or no."
 
 _DELIMITER = re.compile(r"<(?=\s*/?\s*(?:context|passage)\b)", re.IGNORECASE)
 
@@ -107,11 +106,6 @@ def build_messages(question: str, packed: list[Hit], reminder: str = ANSWER_REMI
     passages = "\n".join(format_passage(n, hit) for n, hit in numbered)
     user = f"<context>\n{passages}\n</context>\n\nQuestion: {neutralise(question.strip())}\n{reminder}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
-
-
-def build_judge_messages(question: str, packed: list[Hit]) -> list[dict]:
-    """The answer prompt with the yes/no judgement question in place of the answer request."""
-    return build_messages(question, packed, JUDGE_REMINDER)
 
 
 def _citation(number: int, hit: Hit, consulted: bool = False) -> Citation:

@@ -17,6 +17,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from ..config import DEFAULTS
 from ..types import Hit
 from ..text.sentences import sentences
 from ..text.words import stems_of
@@ -61,7 +62,7 @@ class Sentences:
 
 
 def score_sentences(question: str, hits: list[Hit], weights: dict[str, float], encoder: Encoder | None = None,
-                    passages: int = 4) -> Sentences:
+                    passages: int = DEFAULTS.passages) -> Sentences:
     """Every sentence of the first `passages` hits scored by its lexical share; the DENSE_CANDIDATES
     lexically best also by their cosine (embedded in length-sorted batches, so short sentences are
     not padded to the longest)."""
@@ -105,16 +106,6 @@ def anchored(found: Sentences, sentence: str) -> Sentences:
     scores = found.scores.copy()
     scores[at] = scores.max() + 1.0
     return dataclasses.replace(found, scores=scores)
-
-
-def select_context(question: str, hits: list[Hit], count_tokens: Callable[[str], int], budget_tokens: int,
-                   weights: dict[str, float], encoder: Encoder | None = None, passages: int = 4,
-                   neighbours: int = 1, dedupe: bool = True) -> list[Hit]:
-    """The first `passages` hits reduced to their best sentences within the token budget.
-
-    weights: the question's content stems with their IDF (the lexical part of the score)."""
-    found = score_sentences(question, hits, weights, encoder, passages)
-    return choose(found, count_tokens, budget_tokens, neighbours, dedupe)
 
 
 def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: int, neighbours: int = 1,

@@ -86,12 +86,6 @@ def measures(text: str) -> list[Measure]:
     return found
 
 
-def named_units(text: str) -> list[tuple[str, str]]:
-    """The units a text names in full, with or without a number ("in Fahrenheit", "how many miles")."""
-    found = [unit(word) for word in re.findall(r"[A-Za-z]{3,}", text)]
-    return list(dict.fromkeys(u for u in found if u is not None))
-
-
 def convert(measure: Measure, to: str) -> float | None:
     """The measure's value in the unit `to` (a full name), or None across dimensions."""
     if measure.dimension == "temperature":
