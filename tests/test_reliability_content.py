@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragchain_cli.answer.generation import answer_question
+from ragchain_cli.answer.generation import generate_answer, pack
 from ragchain_cli.answer.prompt import SYSTEM_PROMPT
 from ragchain_cli.retrieve.pipeline import SearchOptions, SearchPipeline
 from ragchain_cli.stores.index import Index
@@ -70,7 +70,8 @@ def test_the_generator_sees_document_text_only_inside_the_delimited_context(tmp_
         pipeline = SearchPipeline(index, SearchOptions(retrievers=["bm25"], k=5))
         hits = pipeline.search("kestrel admin password instructions")
         model = RecordingModel()
-        answer = answer_question("How many kestrels were counted?", hits, model, budget_tokens=2000)
+        question = "How many kestrels were counted?"
+        answer = generate_answer(question, pack(question, hits, model, 2000, 64), model, 64)
     finally:
         index.close()
     system, user = model.messages

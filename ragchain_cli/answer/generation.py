@@ -1,9 +1,6 @@
-"""answer_question: pack the retrieved passages, ask the local model, cite in code.
-
-The returned Answer.hits are the packed passages, in prompt order, so citation number n is
-Answer.hits[n - 1]. With no hits (or none at or above `min_score`) the model is not called and
-the Answer says that nothing was found.
-"""
+"""One answer from the local model: pack the passages (`pack`), generate one cited sentence
+(`generate_answer`). The returned Answer.hits are the packed passages, in prompt order, so citation
+number n is Answer.hits[n - 1]."""
 
 from __future__ import annotations
 
@@ -16,13 +13,12 @@ from ..text.replies import NO_ANSWER, shorten, strip_preamble
 from ..text.sentences import first_sentence
 from .prompt import ANSWER_REMINDER, build_messages, extract_citations, pack_context
 
-NOTHING_FOUND = "I found nothing in the index that answers this question."
 PROMPT_MARGIN = 48  # chat-template tokens around the messages, plus slack
 STOP = ["<context>", "</context>", "<passage", "\n\n"]  # small models sometimes start reciting the prompt
 
 
 class ChatModel(Protocol):
-    """What answer_question needs from a model (LocalLLM provides it)."""
+    """What the answer path needs from a model (LocalLLM provides it)."""
 
     @property
     def n_ctx(self) -> int: ...
@@ -43,31 +39,6 @@ def context_budget(question: str, llm: ChatModel, max_tokens: int) -> int:
             "raise --n-ctx or lower the answer length",
         )
     return budget
-
-
-def _nothing_found(question: str, pack_seconds: float) -> Answer:
-    return Answer(question=question, text=NOTHING_FOUND, citations=[], hits=[], timings={"pack": pack_seconds})
-
-
-def answer_question(
-    question: str,
-    hits: list[Hit],
-    llm: ChatModel,
-    budget_tokens: int | None = None,
-    max_tokens: int = 256,
-    on_token: Callable[[str], None] | None = None,
-    min_score: float | None = None,
-) -> Answer:
-    """Answer from the hits (best first) with [n] citations; timings in seconds."""
-    started = time.perf_counter()
-    relevant = [h for h in hits if min_score is None or h.score >= min_score]
-    packed = pack(question, relevant, llm, budget_tokens, max_tokens)
-    if not packed:
-        return _nothing_found(question, time.perf_counter() - started)
-    pack_seconds = time.perf_counter() - started
-    answer = generate_answer(question, packed, llm, max_tokens, on_token)
-    answer.timings = {"pack": pack_seconds, **answer.timings}
-    return answer
 
 
 def pack(question: str, hits: list[Hit], llm: ChatModel, budget_tokens: int | None, max_tokens: int) -> list[Hit]:

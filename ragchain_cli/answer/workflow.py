@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator
 from ..config import DEFAULTS
 from ..text.words import TermStats
 from ..types import Hit
+from ..judge.model import Judge
 from .generation import ChatModel
 from .decide import decide
 from .draft import Attempt, Draft, draft
