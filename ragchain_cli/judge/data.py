@@ -5,7 +5,7 @@
 DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
 `owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
 with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (one question a line), nli.jsonl
-(SNLI dev and test pairs) and boolq.jsonl, and prints their counts. docs/JUDGE.md has the licences
+(SNLI dev and test pairs) and boolq.jsonl, and logs their counts on stderr. docs/JUDGE.md has the licences
 and how each source was checked; what may never be trained on is dropped here by title.
 """
 
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Iterator
@@ -114,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mirror", required=True, help="folder of bare git clones, owner+name/repo")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     mirror, out = Path(args.mirror), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     first = articles(show(mirror, SQUAD2))
@@ -122,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
                                   squad_rows(articles(show(mirror, SQUAD11)), {a["title"] for a in first}))
     counts["nli"] = write(out / "nli.jsonl", snli_rows(mirror))
     counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
-    print(json.dumps(counts))
+    logging.getLogger("ragchain.judge").info(json.dumps(counts))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import logging
 import random
 import shutil
 import sys
@@ -36,8 +37,11 @@ def held_out(context: str) -> bool:
     return int(hashlib.sha256(context.encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF < HELD_OUT
 
 
+LOG = logging.getLogger("ragchain.judge")
+
+
 def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    LOG.info(message)
 
 
 def gather(args, rng: random.Random) -> tuple[list[Pair], list[Pair], dict]:
@@ -97,14 +101,17 @@ def train(args) -> None:
     groups = [g for _ in range(args.epochs) for g in batches(train_pairs, args.batch, rng)]
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     schedule = get_linear_schedule_with_warmup(optimizer, int(0.05 * len(groups)), len(groups))
-    loss_fn, model_ = torch.nn.BCEWithLogitsLoss(), model.train()
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    model.train()
     for step, group in enumerate(groups, 1):
         feed = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [(p.text, p.sentence) for p in group],
                                                            args.max_length).items()}
-        loss = loss_fn(model_(**feed).logits.view(-1), torch.tensor([float(p.label) for p in group]))
+        loss = loss_fn(model(**feed).logits.view(-1), torch.tensor([float(p.label) for p in group]))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step(), schedule.step(), optimizer.zero_grad()
+        optimizer.step()
+        schedule.step()
+        optimizer.zero_grad()
         if step % args.log_every == 0:
             log(f"step {step}/{len(groups)} loss {loss.item():.4f} {time.time() - started:.0f}s")
         if (time.time() - started) / 60 > args.max_minutes:
@@ -194,6 +201,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--log-every", type=int, default=50)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     train(parser.parse_args(argv))
 
 
