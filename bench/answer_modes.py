@@ -1,7 +1,10 @@
-"""Who decides "answerable" and "verified": the word rules, the trained answer judge, or both, side by
-side in one process on one gold file (issue 44's risk and coverage).
+"""Who decides "answerable" and "verified": the trained answer judge alone, or both it and the word
+checks that remain (answer/verify.py), side by side in one process on one gold file (issue 44's risk
+and coverage). The word rules alone ("rules", deleted) are measured by running this script from a
+checkout before their deletion (`git worktree add OLD 7ff817f`, then `PYTHONPATH=OLD python
+OLD/bench/answer_modes.py --modes rules ...`).
 
-    python bench/answer_modes.py --index IDX --gold gold.jsonl [--modes rules,judge,both] [--out DIR]
+    python bench/answer_modes.py --index IDX --gold gold.jsonl [--modes judge,both] [--out DIR]
 
 The gold file is `eval --qa`'s JSONL ({"question", "answers": [...], "answerable"}: no answers means
 the documents do not answer it). Every mode asks every question through the same workflow and one
@@ -106,7 +109,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--index", required=True)
     parser.add_argument("--gold", required=True)
-    parser.add_argument("--modes", default="rules,judge,both")
+    parser.add_argument("--modes", default="judge,both")
     parser.add_argument("--out", default="")
     parser.add_argument("--sweep", action="store_true",
                         help="judge mode with abstention off, then the outcomes for a grid of the judge's bars")

@@ -40,7 +40,7 @@ BENCHMARKS = {
     "ask-pair": ("ask_pair.py", "`ask` of two checkouts (or two settings) side by side: seconds a question, answers"),
     "qa-sets": ("qa/make_sets.py", "the fixed halves A and B of the CMU QA data, and their subsets in bench/qa/"),
     "squad2-halves": ("squad2_halves.py", "the fixed halves of SQuAD 2.0 dev used to choose and report abstention"),
-    "answer-modes": ("answer_modes.py", "who decides answerable and verified (rules, judge, both), side by side"),
+    "answer-modes": ("answer_modes.py", "who decides answerable and verified (judge, both), side by side"),
     "judge": ("judge_bench.py", "the answer judge's load time and time to score 40 pairs"),
 }
 

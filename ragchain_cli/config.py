@@ -51,10 +51,11 @@ class Settings:
     passages: int = 4  # top hits whose sentences compete for the context
     focus_tokens: int = 80  # the second, focused reading of an answer not drawn from the best sentence (0: none)
     abstain: bool = True  # say the documents do not say when the evidence is weak; False: always answer
-    # who decides "answerable" and "verified": the trained answer judge, the word rules, or both (answer/judging.py)
+    # who decides "answerable" and "verified": the trained answer judge alone, or both it and the few word
+    # checks a sealed probe showed still help (answer/verify.py, docs/JUDGE.md)
     verdicts: str = "both"
-    judge_answers: float = 0.5  # the judge's probability a sentence must reach for the question to be answered
-    judge_supports: float = 0.5  # ... that a cited sentence must reach for the answer to be shown verified
+    judge_answers: float = 0.4  # the judge's probability a sentence must reach for the question to be answered
+    judge_supports: float = 0.7  # ... that a cited sentence must reach for the answer to be shown verified
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False  # search and ask: only the newest version of each version group (= versions "latest")
@@ -89,7 +90,7 @@ class Settings:
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
 ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions", "verdicts",
               "judge_answers", "judge_supports")
-VERDICTS = ("judge", "rules", "both")
+VERDICTS = ("judge", "both")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 
 
@@ -219,7 +220,7 @@ def load_settings(
                          "latest: search only the newest versions")
     if settings.verdicts not in VERDICTS:
         raise UsageError(f"verdicts must be one of {', '.join(VERDICTS)}, got {settings.verdicts!r}",
-                         "judge: the trained answer judge decides; rules: the word rules alone; both: either refuses")
+                         "judge: the trained answer judge decides; both: the judge and the word checks (either refuses)")
     if settings.workers < 0:
         raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .text.snippets import snippet
+from .snippets import snippet
 
 Run = dict[str, dict[str, float]]  # a ranking per query: qid -> doc_id -> score (TREC run; higher is better)
 Qrels = dict[str, dict[str, int]]  # judgements: qid -> doc_id -> graded relevance
@@ -94,7 +94,7 @@ def sort_hits(hits: list[Hit]) -> list[Hit]:
 
 def hit_payload(rank: int, hit: Hit, query: str = "") -> dict:
     """A search hit as the JSON of `search` and `ask` shows it (one definition for both); its snippet
-    is the part of the chunk that holds the most of the query's words (text/snippets.py)."""
+    is the part of the chunk that holds the most of the query's words (snippets.py)."""
     chunk = hit.chunk
     return {
         "rank": rank, "score": round(hit.score, 6), "chunk_id": hit.chunk_id, "doc_id": hit.doc_id,

@@ -21,14 +21,14 @@ def ask(sample_index, question: str, model: ScriptedModel, **options) -> dict:
         return workflow.ask(question)
 
 
-def test_an_answer_drawn_from_the_best_sentence_is_verified_and_read_once(sample_index):
+def test_an_answer_the_judge_supports_is_verified_and_read_once(sample_index):
     model = ScriptedModel("Heron Inlet is closed to sampling from 1 April to 15 July.")
     payload = ask(sample_index, CLOSED, model)
     assert len(model.calls) == 1 and payload["supported"] is True, payload
     assert any("1 April to 15 July" in payload["hits"][c["number"] - 1]["text"] for c in payload["citations"])
 
 
-def test_an_answer_not_drawn_from_the_best_sentence_is_read_again_on_that_sentence(sample_index):
+def test_an_answer_the_judge_does_not_support_is_read_again_on_its_best_sentence(sample_index):
     model = ScriptedModel("Stay at least 200 metres from the nest tree.", "It is closed from 1 April to 15 July.")
     payload = ask(sample_index, CLOSED, model)
     assert len(model.calls) == 2, payload
@@ -38,10 +38,10 @@ def test_an_answer_not_drawn_from_the_best_sentence_is_read_again_on_that_senten
     assert all(h["text"] in second for h in payload["hits"])  # citations point at what the model read
 
 
-def test_a_second_reading_no_better_drawn_keeps_the_first_answer(sample_index):
-    model = ScriptedModel("Stay at least 200 metres from the nest tree.", "Keep noise to a minimum.")
-    payload = ask(sample_index, CLOSED, model, verdicts="rules")  # the rules' policy: more words from the best sentence
-    assert len(model.calls) == 2 and payload["answer"].startswith("Stay at least 200 metres"), payload
+def test_a_second_reading_the_judge_finds_no_better_supported_keeps_the_first_answer(sample_index):
+    model = ScriptedModel("Stay at least 200 metres from the nest tree.", "Anglers may fish from the shore.")
+    payload = ask(sample_index, CLOSED, model)
+    assert len(model.calls) == 2 and payload["draft"].startswith("Stay at least 200 metres"), payload
 
 
 def test_a_yes_no_reply_that_takes_no_side_is_asked_again_for_yes_or_no(sample_index):
@@ -54,7 +54,7 @@ def test_a_yes_no_reply_that_takes_no_side_is_asked_again_for_yes_or_no(sample_i
 def test_a_yes_no_reply_that_never_takes_a_side_is_not_verified(sample_index):
     model = ScriptedModel("Ospreys nest in the dead pine.", "Ospreys nest in the dead pine.")
     payload = ask(sample_index, "Is Heron Inlet closed to sampling in May?", model)
-    assert payload["supported"] is False and "yes or no" in payload["not_verified"], payload
+    assert payload["supported"] is False and "answer judge" in payload["not_verified"], payload
     assert not any(c["cited"] for c in payload["citations"]) and "[" not in payload["answer"]
 
 
@@ -79,21 +79,14 @@ def test_no_abstain_answers_even_when_the_evidence_is_weak(sample_index):
     assert payload["supported"] is False and payload["evidence"]["score"] < 0  # invented: not verified
 
 
-def test_a_yes_no_reply_the_passages_contradict_is_read_again_on_the_sentence_it_contradicts(sample_index):
+def test_a_yes_no_reply_the_judge_does_not_support_is_read_again_on_its_best_sentences(sample_index):
     model = ScriptedModel("No, Heron Inlet is not closed to sampling.",
                           "Yes, Heron Inlet is closed to all sampling from 1 April to 15 July.")
     payload = ask(sample_index, "Is Heron Inlet closed to sampling?", model)
     assert len(model.calls) == 2 and YES_NO_REMINDER in model.asked(1), payload
     assert "Heron Inlet is closed to all sampling from 1 April to 15 July" in model.asked(1)
-    assert len(model.asked(1)) < len(model.asked(0))  # that sentence and its neighbours only
-    assert payload["answer"].startswith("Yes, Heron Inlet is closed") and payload["supported"] is True, payload
-
-
-def test_a_yes_no_reply_that_still_contradicts_the_passages_is_not_verified(sample_index):
-    model = ScriptedModel("No, Heron Inlet is not closed to sampling.", "No, it is never closed.")
-    payload = ask(sample_index, "Is Heron Inlet closed to sampling?", model)
-    assert len(model.calls) == 2 and payload["supported"] is False, payload
-    assert payload["not_verified"].startswith('the passages say "yes": "Heron Inlet is closed'), payload
+    assert len(model.asked(1)) < len(model.asked(0))  # the judge's best sentences and their neighbours only
+    assert payload["answer"].startswith("Yes, Heron Inlet is closed"), payload  # the better supported reply is kept
 
 
 def test_an_answer_a_refusal_and_a_blank_line_have_the_same_keys(sample_index):

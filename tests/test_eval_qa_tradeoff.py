@@ -39,14 +39,12 @@ def test_a_prediction_without_evidence_is_never_answered():
     assert row["abstained_unanswerable"] is None  # no unanswerable question to count
 
 
-def test_unmentioned_names_refuse_at_every_threshold_when_asked():
-    named = [*PREDICTIONS[:2], {**PREDICTIONS[2], "evidence": {"score": -1.0, "unmentioned": ["1901"]}},
-             PREDICTIONS[3]]
-    # "Fleming" is answered at -inf without the rule; with it, both unanswerable questions are silent
-    assert tradeoff(GOLD, named, [-math.inf])[0]["abstained_unanswerable"] == 0.5
-    row, = tradeoff(GOLD, named, [-math.inf], unmentioned=True)
+def test_a_question_below_the_judge_s_bar_is_refused_at_every_threshold():
+    judged = [*PREDICTIONS[:2], {**PREDICTIONS[2], "evidence": {"score": -1.0, "judge": 0.2, "judge_bar": 0.5}},
+              PREDICTIONS[3]]
+    # "Fleming" is answered at -inf on its score alone; below the judge's bar, both unanswerable questions are silent
+    row, = tradeoff(GOLD, judged, [-math.inf])
     assert (row["correct_answerable"], row["abstained_unanswerable"], row["overall_correct"]) == (0.5, 1.0, 0.75)
-
 
 def test_score_grid_holds_the_extremes_the_marks_and_quantiles():
     # scores sorted -1.0 0.5 1.5 2.0; two steps: the median quantile -> index ceil(4 / 2) = 2 -> 1.5

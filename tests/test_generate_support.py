@@ -9,8 +9,8 @@ from ragchain_cli.answer.generation import SentenceStream
 from ragchain_cli.answer.decide import score
 from ragchain_cli.answer.gather import Signals, question_weights, share, signals
 from ragchain_cli.answer.select import choose, score_sentences
-from ragchain_cli.answer.support import Support, check_support, drawn_from, key_terms
-from ragchain_cli.text.replies import says_unknown, shorten, speaks_of_passages
+from ragchain_cli.answer.support import Support, check_support, key_terms
+from ragchain_cli.text.replies import says_unknown, shorten
 from ragchain_cli.text.sentences import sentences
 from ragchain_cli.text.words import TermStats, stems_of
 from ragchain_cli.types import Chunk, Hit
@@ -143,14 +143,6 @@ def test_context_reads_a_sentence_shared_by_overlapping_chunks_once():
     assert twice[1].chunk.text == second
 
 
-def test_an_answer_is_drawn_from_a_sentence_by_the_words_it_adds_to_the_question():
-    question, best = "Who chairs the Fernbrook parish council?", "The council is chaired by Hilda Marsh."
-    assert drawn_from("The Fernbrook parish council is chaired by Hilda Marsh [1].", question, best) == 1.0
-    assert drawn_from("Tom Pryce chairs the Fernbrook parish council [2].", question, best) == 0.0  # a neighbour's
-    assert drawn_from("Hilda Marsh and Tom Pryce.", question, best) == 2 / 5  # and, tom, pryce: not in it
-    assert drawn_from("The Fernbrook parish council.", question, best) == 0.0  # adds nothing to the question
-
-
 def test_the_best_sentence_is_the_one_that_matches_the_question_best():
     text = "Ferries leave at noon. Osprey nests close Heron Inlet from April. Bring boots."
     weights = {"heron": 2.0, "inlet": 2.0, "close": 1.0}
@@ -180,11 +172,7 @@ def test_a_question_in_the_passages_is_never_the_best_sentence():
     assert stated.best() == "Quebec: reset by phone."  # a label that is not a question's stays a sentence
 
 
-def test_a_remark_on_the_passages_is_no_answer_but_a_preamble_before_a_fact_is_stripped():
-    assert speaks_of_passages("The passage is about the fishing in Heron Inlet, not about the fishing in Heron Inlet.")
-    assert speaks_of_passages("The passage on violins is not relevant to the answer.")
-    assert not speaks_of_passages("The passage of the Act in 1867 made it a province.")  # a fact
-    assert not speaks_of_passages("Passage Island is closed in May.")
+def test_a_preamble_before_a_fact_is_stripped():
     assert shorten("The passage [2] states that the drum kit has a pair of hi-hats.") == "The drum kit has a pair of hi-hats."
 
 

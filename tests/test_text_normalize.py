@@ -1,5 +1,5 @@
-"""Words are found however the document typed them (issue 34): the one normalisation (text/normalize.py)
-at ingest and query time, and accent folding in the lexical index (text/analyzer.py). Real PDFs made
+"""Words are found however the document typed them (issue 34): the one normalisation (normalize.py)
+at ingest and query time, and accent folding in the lexical index (stores/analyzer.py). Real PDFs made
 with PyMuPDF, real Tantivy and LanceDB indexes, through the CLI."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ragchain_cli.text.analyzer import analyzer
-from ragchain_cli.text.normalize import DOUBLE_QUOTES, INVISIBLE, SINGLE_QUOTES, SPACES, normalize
+from ragchain_cli.stores.analyzer import analyzer
+from ragchain_cli.normalize import DOUBLE_QUOTES, INVISIBLE, SINGLE_QUOTES, SPACES, normalize
 
 LIGATURE_WORDS = {"configured": "conﬁgured", "flow": "ﬂow", "first": "ﬁrst", "efficient": "eﬃcient",
                   "offshore": "oﬀshore", "baffled": "baﬄed"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragchain_cli.text.snippets import SNIPPET_WIDTH, clipped, snippet
+from ragchain_cli.snippets import SNIPPET_WIDTH, clipped, snippet
 
 FILLER = "The field station keeps a boat log and a sample register for every trip on the lake. " * 4
 TEXT = FILLER + "Site 7, Heron Inlet. The inlet is closed to sampling from 1 April to 15 July while ospreys nest."

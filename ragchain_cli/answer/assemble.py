@@ -44,7 +44,7 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)
         loader = (lambda: model) if model is not None else (lambda: load_model(settings, on_progress))
         versions = VersionLookup(pipeline)  # the version groups, as answer/versions.py asks them
-        judge = load_judge() if options.verdicts != "rules" else None
+        judge = load_judge()
         yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options,
                           Lookup(versions.newest_of, versions.best_passage_of), judge)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..types import Citation, Hit
 from .generation import ChatModel, generate_answer, pack
 from .prompt import ANSWER_REMINDER
-from .select import Sentences, anchored, choose
+from .select import Sentences, choose
 
 PASSAGE_HEADER_TOKENS = 24  # the "<passage [n] source: ...>" line around each passage
 
@@ -21,8 +21,7 @@ PASSAGE_HEADER_TOKENS = 24  # the "<passage [n] source: ...>" line around each p
 class Attempt:
     tokens: int  # passage tokens the model reads
     reminder: str = ANSWER_REMINDER
-    focused: bool = False  # a second reading of the sentence that best matches the question
-    anchor: str = ""  # ... or of this sentence: the one a yes/no reply contradicted (verify.next_attempt)
+    focused: bool = False  # a second reading, of the sentence the judge finds answers the question best
 
 
 @dataclass
@@ -44,6 +43,6 @@ def context(found: Sentences, model: ChatModel, question: str, tokens: int, pass
 
 def draft(question: str, attempt: Attempt, found: Sentences, model: ChatModel, passages: int,
           max_tokens: int) -> Draft:
-    packed = context(anchored(found, attempt.anchor), model, question, attempt.tokens, passages, max_tokens)
+    packed = context(found, model, question, attempt.tokens, passages, max_tokens)
     answer = generate_answer(question, packed, model, max_tokens, reminder=attempt.reminder)
     return Draft(answer.text, answer.citations, packed, attempt, answer.timings["generate"])

@@ -20,7 +20,7 @@ from pathlib import PurePath
 from typing import Callable
 
 from ..judge.model import Judge
-from ..text.claims import is_polar
+from ..text.polar import is_polar
 from ..text.words import TermStats, is_content, stem, stems_of, tokens
 from ..types import Chunk, Hit
 from .judging import judged

@@ -11,26 +11,26 @@
   almost any sentence), so it is never verified;
 - quote: a sentence the judge says answers the question stands in for an unverified reply.
 Both bars are Settings fields (`judge_answers`, `judge_supports`; docs/JUDGE.md says how they were
-chosen). `verdicts` says who decides: "judge", "rules" (the word rules alone) or "both".
+chosen). `verdicts` says who decides: "judge" alone, or "both", the judge with the few word checks a
+sealed probe showed still help (answer/support.py; docs/JUDGE.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Sequence
 
 import numpy as np
 
 from ..judge.model import Judge
 from ..judge.pairs import asked, passage
+from ..text.polar import SIDE, claim_of
 from ..text.sentences import sentences
 from ..text.words import without_markers
 from ..types import Hit
 from .select import Sentences
 
 JUDGED = 24  # sentences the judge reads per question: the best by retrieval's score (about 0.2 s on 2 cores)
-_SIDE = re.compile(r"^\s*(yes|no)\b[\s,.;:!-]*", re.IGNORECASE)
 
 
 def judged(found: Sentences, question: str, judge: Judge, subjects: Sequence[str], polar: bool = False) -> Sentences:
@@ -53,12 +53,6 @@ def best_answering(found: Sentences) -> float:
     return float(np.nanmax(values)) if values is not None and np.isfinite(values).any() else 0.0
 
 
-def claim_of(reply: str) -> str:
-    """The statement a yes/no reply makes, without its "Yes,"/"No," ("" when nothing is left)."""
-    rest = _SIDE.sub("", without_markers(reply)).strip()
-    return rest[:1].upper() + rest[1:] if len(rest.split()) >= 3 else ""
-
-
 def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence[Hit], cited: set[int],
             subjects: Sequence[str]) -> tuple[float, str]:
     """The judge's best probability that one sentence of the cited passages (all read ones when none
@@ -70,7 +64,7 @@ def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence
     answer = without_markers(reply).strip()
     if polar and not claim_of(reply):  # a bare "Yes." states nothing to check: the side alone is no evidence
         return 0.0, ""
-    side = _SIDE.match(answer)
+    side = SIDE.match(answer)
     texts = [asked(question, side.group(1).lower() if polar and side else answer)]
     texts += [claim_of(reply)] if polar else []
     pairs = [(text, passage(subject, s)) for text in texts for subject, s in units]

@@ -33,9 +33,8 @@ SYSTEM_PROMPT = (
 
 # Asking the sub-1B models for [n] markers made them answer with the markers alone (qwen 0.5B:
 # '[2]'); asking for the facts gives real answers, and citations are attributed in code.
-# One short sentence, no preamble ("According to the passage, ...": support.strip_preamble removes
-# what slips through). The judgement question shares everything before it with the answer prompt,
-# so llama.cpp reads the passages once for both (LocalLLM.choice_logprobs).
+# One short sentence, no preamble ("According to the passage, ...": text/replies.strip_preamble removes
+# what slips through).
 ANSWER_REMINDER = ("Answer with the facts from the passages in one short sentence. "
                    "Do not mention the passages.")
 # A yes/no question answered without taking a side ("Montreal has four basilicas." to "Does

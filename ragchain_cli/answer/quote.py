@@ -1,93 +1,36 @@
 """Stage 4b, quote: an answer that cannot be verified gives way to the passage's own sentence.
 
 When verify finds the model's reply to a question (not a yes/no one) unsupported, the reply is not
-shown as the answer. In its place `ask` quotes, word for word and cited, the sentence of the
-passages in which the model finds the question: of the CANDIDATES sentences that best match the
-question (select.py), the one after which the question is most probable (the mean log-probability
-of its tokens; UPR, Sachan et al. 2022, through the model's `score`). A quote is drawn from the
-passages by construction; the reply it replaces stays in the payload as `draft`, with the reason it
-was not verified. A yes/no question keeps its flagged reply (a sentence takes no side), and so does
-a model with no `score` method (a scripted stand-in).
+shown as the answer. In its place `ask` quotes, word for word and cited, the sentence the answer
+judge finds answers the question best, when it reaches the judge's bar for answering. A quote is
+drawn from the passages by construction; the reply it replaces stays in the payload as `draft`, with
+the reason it was not verified. A yes/no question keeps its flagged reply (a sentence takes no side).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..text.asked import gives, kind
-from ..text.words import PRONOUNS, stem, stems_of, tokens
+from ..text.words import PRONOUNS, tokens
 from ..types import Citation, Hit
-from .gather import subject
-from .select import Sentences, states_nothing
-from .support import names_asked
+from .select import Sentences
 from .verify import Verdict
 
-CANDIDATES = 3
-MIN_WORDS = 6  # a shorter "sentence" is a caption, a heading or a reference ("City of Toronto, History Resources")
-# The mean log-probability of the question's tokens the chosen sentence must reach: below it the
-# model does not find the question there either, and the flagged reply stays (half A of qa-cmu-dev:
-# the quotes that were right scored -2.1 to -0.3; a bar anywhere in -3.3 .. -2.3 splits them alike).
-LIKELY = -3.0
-PREFIX = "Read the passage and write a question that it answers.\n\n"
 # A sentence that opens by pointing back ("For this reason the birch trees were pruned.", "It closed in
 # 1962.") is quoted with the sentence before it, which says what it points to.
 _BACK = frozenset("therefore thus hence consequently so for as".split()) | PRONOUNS - {"there"}
-SUFFIX = "\nQuestion:"
-# A quote is the passage's own words, cited, but nothing checks that it answers the question: it is
-# shown as the closest sentence, not as a verified answer (a fresh-wording probe found quotes that
-# answer another question: the three options for "which firm is installing ...?")
+# A quote is the passage's own words, cited, and the judge's best sentence for the question, but it is
+# not the model's answer checked: it is shown as the closest sentence, not as a verified answer.
 QUOTED = "a sentence of the passages quoted in place of the model's answer; whether it answers the question is not checked"
-
-
-@runtime_checkable
-class Scorer(Protocol):
-    def score(self, prefix: str, bodies: list[str], body_suffix: str, continuation: str) -> list[float]: ...
 
 
 @dataclass
 class Quoted:
-    verdict: Verdict  # the quote, verified, cited
+    verdict: Verdict  # the quote, not verified, cited
     passages: list[Hit]  # what the payload lists: the passages read, and the quoted one if it was not among them
-
-
-def candidates(found: Sentences, question: str) -> list[int]:
-    """Indices (into found.where) of the CANDIDATES best sentences that state something, open as a
-    sentence does, give what the question asks for (a time to "when", a reason to "why":
-    text/asked.py) and name its names."""
-    order = [int(k) for k in np.argsort(-found.scores, kind="stable")]
-    asked = kind(question)
-    return [k for k in order if not states_nothing(found.text_at(k)) and len(found.text_at(k).split()) >= MIN_WORDS
-            and _whole(found.text_at(k)) and gives(found.text_at(k), question, asked)
-            and _names_held(found, k, question)][:CANDIDATES]
-
-
-def _whole(sentence: str) -> bool:
-    """A sentence, not the tail of one cut at a chunk's edge ("presented three options: ...")."""
-    first = sentence.lstrip(" \"'([*-•–")[:1]  # a list item's marker ("- 42 panels") opens nothing
-    return first.isupper() or first.isdigit()
-
-
-def _names_held(found: Sentences, k: int, question: str) -> bool:
-    """Does the sentence name every name of the question that its passage's subject does not? (a
-    sentence about the Kittiwake does not answer for the Teal)"""
-    about = stems_of(subject(found.top[found.where[k][0]].chunk))
-    return {stem(n) for n in names_asked(question, about)} <= found.stems[k]
-
-
-def closest(found: Sentences, question: str, model: Scorer, subjects: list[str]) -> int | None:
-    """The candidate after which the model finds the question most probable, if it is at least
-    LIKELY there (None: no such candidate)."""
-    chosen = candidates(found, question)
-    if not chosen:
-        return None
-    bodies = [f"Passage ({subjects[found.where[k][0]]}): {found.text_at(k)}" for k in chosen]
-    likelihoods = model.score(PREFIX, bodies, SUFFIX, " " + " ".join(question.split()))
-    best = int(np.argmax(likelihoods))
-    return chosen[best] if likelihoods[best] >= LIKELY else None
 
 
 def judged_best(found: Sentences, bar: float) -> int | None:
@@ -98,14 +41,15 @@ def judged_best(found: Sentences, bar: float) -> int | None:
     return k if found.judged[k] >= bar and _whole(found.text_at(k)) else None
 
 
-def quote(found: Sentences, question: str, model: object, read: list[Hit], subjects: list[str],
-          bar: float | None = None) -> Quoted | None:
-    """The quote standing in for an unverified reply (None: no sentence). bar: the answer judge chooses
-    (its best sentence, at `bar` or above); None: the model's likelihood does (the judge is off)."""
-    if bar is not None:
-        k = judged_best(found, bar)
-    else:
-        k = closest(found, question, model, subjects) if isinstance(model, Scorer) else None
+def _whole(sentence: str) -> bool:
+    """A sentence, not the tail of one cut at a chunk's edge ("presented three options: ...")."""
+    first = sentence.lstrip(" \"'([*-•–")[:1]  # a list item's marker ("- 42 panels") opens nothing
+    return first.isupper() or first.isdigit()
+
+
+def quote(found: Sentences, read: list[Hit], bar: float) -> Quoted | None:
+    """The quote standing in for an unverified reply: the judge's best sentence, at `bar` or above (None: none)."""
+    k = judged_best(found, bar)
     if k is None:
         return None
     p, i = found.where[k]

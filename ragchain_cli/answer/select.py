@@ -97,17 +97,6 @@ def states_nothing(sentence: str) -> bool:
     return bool(_STATES_NOTHING.match(sentence))
 
 
-def anchored(found: Sentences, sentence: str) -> Sentences:
-    """The sentences with `sentence` (or the one holding it) scored first: the centre of a reading
-    that must read it. Unchanged when `sentence` is empty or in none of them."""
-    at = next((k for k, (p, i) in enumerate(found.where) if sentence and sentence in found.split[p][i]), None)
-    if at is None:
-        return found
-    scores = found.scores.copy()
-    scores[at] = scores.max() + 1.0
-    return dataclasses.replace(found, scores=scores)
-
-
 def choose(found: Sentences, count_tokens: Callable[[str], int], budget_tokens: int, neighbours: int = 1,
            dedupe: bool = True) -> list[Hit]:
     """The best sentences, each with its neighbours when they fit, until the budget is used.

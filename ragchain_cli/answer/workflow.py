@@ -19,15 +19,15 @@ from typing import Callable, Iterable, Iterator
 from ..config import DEFAULTS
 from ..text.words import TermStats
 from ..types import Hit
-from ..judge.model import Judge
+from ..judge.model import Judge, load_judge
 from .generation import ChatModel
 from .decide import decide
 from .draft import Attempt, Draft, draft
-from .gather import Search, Searched, gather, question_weights, subject
+from .gather import Search, Searched, gather, question_weights
 from .payload import answered, blank, refused, retrieved, with_draft
 from .quote import quote
 from .select import Encoder, score_sentences
-from .verify import judged_attempt, judged_keep, judged_support, keep, next_attempt, verify
+from .verify import judged_support, keep, next_attempt, verify
 from .versions import NO_VERSIONS, Lookup, reconcile, with_versions
 
 Progress = Callable[[str], None]
@@ -44,7 +44,7 @@ class AskOptions:
     generate: bool = True  # False: retrieval only, the hits with their text
     focus_tokens: int = DEFAULTS.focus_tokens  # the focused second reading (0: none)
     versions: str = DEFAULTS.versions  # newest | all | latest: which version of a document answers (versions.py)
-    verdicts: str = DEFAULTS.verdicts  # judge | rules | both: who decides answerable and verified (judging.py)
+    verdicts: str = DEFAULTS.verdicts  # judge | both: the judge alone, or with the word checks (verify.py)
     judge_answers: float = DEFAULTS.judge_answers  # the judge's bar for "the documents answer it"
     judge_supports: float = DEFAULTS.judge_supports  # the judge's bar for "verified"
 
@@ -56,7 +56,7 @@ class AskWorkflow:
                  load_model: Callable[[], ChatModel], options: AskOptions | None = None,
                  versions: Lookup = NO_VERSIONS, judge: Judge | None = None) -> None:
         self.search, self.stats, self.encoder, self._load = search, stats, encoder, load_model
-        self.judge = judge  # the answer judge (None: the rules alone decide, whatever `verdicts` says)
+        self.judge = judge or load_judge()  # the answer judge (judge/model.py), shipped with the package
         self.options, self._model = options or AskOptions(), None
         self.versions = versions  # the index's version groups, asked through two callables
 
@@ -69,15 +69,13 @@ class AskWorkflow:
         if not question.strip():
             return blank(question)
         opts, started = self.options, time.perf_counter()
-        judge = self.judge if opts.verdicts != "rules" else None
-        verdicts = opts.verdicts if judge is not None else "rules"
-        gathered = gather(question, self._newest, self.stats, self.encoder, opts.passages, judge)
+        gathered = gather(question, self._newest, self.stats, self.encoder, opts.passages, self.judge)
         timings = {"retrieve": time.perf_counter() - started}
         if gathered.searched.note and on_progress is not None:
             on_progress(gathered.searched.note)
         if not opts.generate:
             return self._asked(retrieved(gathered.question, gathered.searched.hits, timings), gathered, question)
-        decision = decide(gathered, opts.abstain, verdicts, opts.judge_answers)
+        decision = decide(gathered, opts.abstain, opts.verdicts, opts.judge_answers)
         if not decision.answerable:
             return self._asked(refused(decision, decision.refusal, gathered.found.top, _total(timings, started)),
                           gathered, question)
@@ -85,31 +83,25 @@ class AskWorkflow:
         if on_progress is not None:
             top = len(gathered.found.top)  # the context takes their best sentences: some may give none
             on_progress(f"reading the best sentences of the top {top} passage{'s' * (top != 1)} ...")
-        drafted = self._drafted(decision, gathered, model, judge)
-        verdict = verify(decision, drafted, self.stats, judge, opts.judge_supports, verdicts)
+        drafted = self._drafted(decision, gathered, model)
+        verdict = verify(decision, drafted, self.stats, self.judge, opts.judge_supports, opts.verdicts)
         quoted = None if verdict.supported is not False or decision.polar else \
-            quote(gathered.found, decision.question, model, drafted.passages,
-                  [subject(h.chunk) for h in gathered.found.top], opts.judge_answers if judge is not None else None)
+            quote(gathered.found, drafted.passages, opts.judge_answers)
         timings["generate"] = drafted.seconds
         if quoted is not None:
             payload = answered(decision, replace(drafted, passages=quoted.passages), quoted.verdict, _total(timings, started))
             return self._asked(with_draft(payload, verdict.text, verdict.reason), gathered, question)
         return self._asked(answered(decision, drafted, verdict, _total(timings, started)), gathered, question)
 
-    def _drafted(self, decision, gathered, model: ChatModel, judge: Judge | None) -> Draft:
-        """The model's reply, read a second time when the first calls for it (the judge's policy when
-        the judge takes part in the verdicts, the rules' when they alone decide)."""
+    def _drafted(self, decision, gathered, model: ChatModel) -> Draft:
+        """The model's reply, read a second time when the first calls for it (verify.next_attempt)."""
         opts = self.options
         attempt, drafted = Attempt(opts.context_tokens), None
         while attempt is not None:
             reply = draft(decision.question, attempt, gathered.found, model, opts.passages, opts.max_tokens)
-            if judge is not None:
-                reply.support = judged_support(judge, decision, reply)
-                drafted = reply if drafted is None else judged_keep(drafted, reply)
-                attempt = judged_attempt(decision, drafted, opts.focus_tokens, opts.judge_supports)
-            else:
-                drafted = reply if drafted is None else keep(drafted, reply, decision)
-                attempt = next_attempt(decision, drafted, opts.focus_tokens)
+            reply.support = judged_support(self.judge, decision, reply)
+            drafted = reply if drafted is None else keep(drafted, reply)
+            attempt = next_attempt(decision, drafted, opts.focus_tokens, opts.judge_supports)
         return drafted
 
     # -- versions (issue 32): the search's hits reconciled across versions before anything reads them,

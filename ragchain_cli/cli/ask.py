@@ -14,7 +14,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      default,
                      require_text, search_options, settings_from, settle)
 from ..answer.versions import bears_on
-from ..text.snippets import clipped
+from ..snippets import clipped
 from .output import Output, progress, shown, stderr, stdin_lines
 
 
@@ -139,8 +139,8 @@ def _abstain_hint(console, payload: dict) -> None:
 
 def _render_sources(console, payload: dict) -> None:
     if payload.get("quoted"):
-        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's text in which the model "
-                      "finds the question, quoted word for word; check that it answers it.")
+        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's sentence the answer judge "
+                      "finds answers the question best, quoted word for word; check that it answers it.")
         console.print(f"[dim]The model's own answer, \"{shown(payload['draft'])}\", was not verified "
                       f"({shown(payload['draft_not_verified'])}).[/]")
     elif not payload["supported"]:

@@ -12,7 +12,7 @@ from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOp
                      search_options, settings_from, settle)
 from ..retrieve.payload import search_payload
 from ..retrieve.spelling import Spelling
-from ..text.snippets import clipped
+from ..snippets import clipped
 from .output import Output, shown, stdin_lines, warn
 
 BATCH = 64

@@ -1,15 +1,13 @@
 """The abstention trade-off: from one `ask --json --no-abstain` run, what each threshold on the
 evidence score would give.
 
-`ask` answers when its evidence score (the payload's `evidence.score`, a logistic model's z) reaches
-its threshold and, by default, no name or number of the question is missing from the passages (the
-payload's `evidence.unmentioned`). Run once with --no-abstain, every question gets the model's
-answer and the same evidence, so any threshold t can be replayed without running the model again:
-a question counts as answered at t when the prediction answered (the model may still have said it
-found nothing) and its score is at least t; with `unmentioned=True` also only when its
-`evidence.unmentioned` and `evidence.unsaid` (a negated question's words no passage denies,
-reported by ask since issue 27's negation rule) are empty. A prediction without an evidence score (a blank question) is never
-answered.
+`ask` answers when the answer judge finds a sentence that answers the question (the payload's
+`evidence.judge` reaches `evidence.judge_bar`) and its evidence score (`evidence.score`, a logistic
+model's z) reaches its threshold. Run once with --no-abstain, every question gets the model's answer
+and the same evidence, so any threshold t on the score can be replayed without running the model
+again: a question counts as answered at t when the prediction answered (the model may still have said
+it found nothing), the judge's bar is met (when the payload reports one) and its score is at least t.
+A prediction without an evidence score (a blank question) is never answered.
 
 Per threshold, with correctness from qa_score.score_question (qa.py's plain measures):
 - correct_answerable: answerable questions answered at t and correct, over the answerable ones;
@@ -33,11 +31,10 @@ def evidence_score(prediction: Mapping) -> float | None:
     return float(score) if isinstance(score, (int, float)) else None
 
 
-def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping], thresholds: Sequence[float],
-             unmentioned: bool = False) -> list[dict[str, float]]:
+def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping], thresholds: Sequence[float]) -> list[dict[str, float]]:
     """One row per threshold (in the order given) of the four figures above; gold and predictions
     are paired in order (qa_io.pair)."""
-    rows = [(g, _correct(g, p), _score(p, unmentioned)) for g, p in zip(gold, predictions)]
+    rows = [(g, _correct(g, p), _score(p)) for g, p in zip(gold, predictions)]
     answerable = sum(1 for g, _, _ in rows if g.answerable)
     unanswerable = len(rows) - answerable
     table = []
@@ -53,10 +50,11 @@ def tradeoff(gold: Sequence[GoldQuestion], predictions: Sequence[Mapping], thres
     return table
 
 
-def _score(prediction: Mapping, unmentioned: bool) -> float | None:
+def _score(prediction: Mapping) -> float | None:
     """The score a threshold is compared with; None: not answered at any threshold."""
     evidence = prediction.get("evidence") or {}
-    if not prediction.get("answered") or (unmentioned and (evidence.get("unmentioned") or evidence.get("unsaid"))):
+    judged, bar = evidence.get("judge"), evidence.get("judge_bar")
+    if not prediction.get("answered") or (isinstance(judged, (int, float)) and isinstance(bar, (int, float)) and judged < bar):
         return None
     return evidence_score(prediction)
 

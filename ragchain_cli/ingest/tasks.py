@@ -18,7 +18,7 @@ from typing import Any
 from ..config import DEFAULTS
 from ..errors import LoaderError
 from ..stores.docstore import FileRecord
-from ..text.normalize import normalize
+from ..normalize import normalize
 from ..types import Chunk, Document
 
 
@@ -107,7 +107,7 @@ def storable(text: str) -> str:
 
 def storable_document(doc: Document) -> Document:
     """The loader's document with every text field storable and a date that is text or None; the
-    text people read and search (blocks, sections, title) normalised (text/normalize.py), so the
+    text people read and search (blocks, sections, title) normalised (normalize.py), so the
     chunks, their IDs and vectors follow the normalised text. IDs and sources stay as they are."""
     date = doc.date
     if not (date is None or isinstance(date, str)):

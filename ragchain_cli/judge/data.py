@@ -5,7 +5,7 @@
 DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
 `owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
 with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (one question a line), nli.jsonl
-(SNLI dev and test pairs) and boolq.jsonl, and logs their counts on stderr. docs/JUDGE.md has the licences
+(SNLI dev and test pairs), boolq.jsonl and qnli.jsonl (QNLI train pairs), and logs their counts on stderr. docs/JUDGE.md has the licences
 and how each source was checked; what may never be trained on is dropped here by title.
 """
 
@@ -25,6 +25,15 @@ SQUAD2 = ("PhongNTDo+guide_train_MRC_transformers", "631a448de42714910b179afdf83
 SQUAD11 = ("ermeba+jupiter_bert", "6bed297d8d9c6b390b287f4bfdf8271253313ff1", "train-v1.1.json")  # cut mid-file
 ESNLI = ("OanaMariaCamburu+e-SNLI", "7b585a3f077fdea899780eb0473940522ae44a2e", "dataset/eSNLI/{part}.{split}")
 BOOLQ = ("dwzhu-pku+boolqQA", "a88d374e9d0b9fa6712e33a80aefdc916ba6718a", "datafile/dev.jsonl")
+# GLUE QNLI train (built from SQuAD 1.1 train): the repository's train.json and dev.json are a 90/10 split of
+# QNLI's train file (its src/convert_to_pretrain_tapt_1.py), the k-shot files samples of it; never its test.tsv
+QNLI = ("ZhengxiangShi+PowerfulPromptFT", "b4ecdea060847115e9909b442ab4eb15bcb2a2c4", "data/glue_pretrain/QNLI/train.json")
+QNLI_JSON = ("data/glue_pretrain/QNLI/train.json", "data/glue_pretrain/QNLI/dev.json")
+QNLI_TSV = tuple(f"data/k-shot/QNLI/16-{seed}/{split}.tsv" for seed in (13, 21, 42, 87, 100) for split in ("train", "dev"))
+# QNLI has no titles: a pair that names an article of qa-cmu-dev or shared/data/squad2-dev is dropped by its words
+EVAL_NAMES = re.compile(r"\b(?:" + "|".join("""Ant Antwerp Berlin Butterfly Cello Cougar Cymbal Dragonfly Drum Eel Flute
+Giant.Panda Guitar Jakarta Koala Kuala.Lumpur Lobster Lyre Melbourne Montreal Nairobi Octopus Piano Saint.Petersburg
+San.Francisco Taipei Trumpet Violin Xylophone Zebra Computational.complexity.theory""".split()) + r")(?:s|es)?\b", re.I)
 # SQuAD's dev articles (v1.1 and v2.0 share them) and the article of shared/data/squad2-dev: never trained on
 DEV_TITLES = frozenset("""Super_Bowl_50 Warsaw Normans Nikola_Tesla Computational_complexity_theory Teacher
 Martin_Luther Southern_California Sky_(United_Kingdom) Victoria_(Australia) Huguenot Steam_engine Oxygen
@@ -102,6 +111,26 @@ def boolq_rows(mirror: Path) -> Iterator[dict]:
                    "title": row["title"], "source": "boolq_dev"}
 
 
+def qnli_rows(mirror: Path) -> Iterator[dict]:
+    """QNLI train pairs {question, sentence, label (1: entailment)}, each once, none naming a measured article."""
+    found = []
+    for path in QNLI_JSON:
+        rows = json.loads(show(mirror, QNLI, path))
+        found += [(rows[k]["text_a"], rows[k]["text_b"], rows[k]["label"]) for k in sorted(rows, key=int)]
+    for path in QNLI_TSV:
+        lines = show(mirror, QNLI, path).splitlines()
+        if lines[0].split("\t") != ["index", "question", "sentence", "label"]:
+            raise ValueError(f"{path}: not a QNLI file")
+        found += [tuple(line.split("\t")[1:4]) for line in lines[1:] if line.strip()]
+    seen: set[tuple[str, str]] = set()
+    for question, sentence, label in found:
+        key = (question.strip(), sentence.strip())
+        if key in seen or EVAL_NAMES.search(key[0]) or EVAL_NAMES.search(key[1]):
+            continue
+        seen.add(key)
+        yield {"question": key[0], "sentence": key[1], "label": int(label == "entailment"), "source": "qnli_train"}
+
+
 def write(path: Path, rows: Iterator[dict]) -> int:
     count = 0
     with path.open("w", encoding="utf-8") as handle:
@@ -125,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
                                   squad_rows(articles(show(mirror, SQUAD11)), {a["title"] for a in first}))
     counts["nli"] = write(out / "nli.jsonl", snli_rows(mirror))
     counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
+    counts["qnli"] = write(out / "qnli.jsonl", qnli_rows(mirror))
     logging.getLogger("ragchain.judge").info(json.dumps(counts))
 
 

@@ -12,7 +12,8 @@ sentence most like the question a negative; an unanswerable question (written to
 is a negative with the sentence holding its plausible answer, or its most similar one. With an
 answer: the gold answer is a positive, another question's answer from the same paragraph (another
 entity, number or date of the same text) a negative, and so is an unanswerable question's
-plausible answer. From NLI data: the hypothesis as the claim, the premise as the sentence,
+plausible answer. From QNLI train: its question-sentence pairs, and near misses of its positives.
+From NLI data: the hypothesis as the claim, the premise as the sentence,
 entailment positive, neutral and contradiction negative.
 """
 
@@ -173,6 +174,19 @@ def nli_pairs(rows: Iterable[dict]) -> Iterator[Pair]:
         label = row.get("label")
         if label in ("entailment", "neutral", "contradiction") and row["premise"].strip() and row["hypothesis"].strip():
             yield Pair(row["hypothesis"], row["premise"], int(label == "entailment"), "claim")
+
+
+def qnli_pairs(rows: Iterable[dict], rng: random.Random) -> Iterator[Pair]:
+    """Questions {"question", "sentence", "label"} from QNLI train (a sentence of a SQuAD paragraph
+    that answers the question, or one that does not); a positive also gives a near miss, its
+    question with a name or number swapped for one of another pair's sentence."""
+    rows = list(rows)
+    for row in rows:
+        yield Pair(row["question"], row["sentence"], int(row["label"]), "question")
+        if row["label"]:
+            missed = near_miss(row["question"], row["sentence"], rng.choice(rows)["sentence"], rng)
+            if missed:
+                yield Pair(missed, row["sentence"], 0, "question")
 
 
 def boolq_pairs(rows: Iterable[dict]) -> Iterator[Pair]:

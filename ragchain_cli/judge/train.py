@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .model import MANIFEST, MODEL_FILE, encode, sigmoid
-from .pairs import Pair, boolq_pairs, nli_pairs, read_jsonl, squad_pairs
+from .pairs import Pair, boolq_pairs, nli_pairs, qnli_pairs, read_jsonl, squad_pairs
 
 SHARES = {"question": 0.40, "answer": 0.35, "claim": 0.25}  # of --examples, by the text's form
 HELD_OUT = 0.05  # share of SQuAD paragraphs kept for evaluation (by a hash of the paragraph)
@@ -53,10 +53,13 @@ def gather(args, rng: random.Random) -> tuple[list[Pair], list[Pair], dict]:
     claims += [p for path in args.boolq for p in boolq_pairs(read_jsonl(Path(path)))]
     rng.shuffle(claims)
     cut = min(len(claims) // 20, 2000)
-    train = _sampled(list(squad_pairs(train_rows, rng)) + claims[cut:], args.examples, rng)
+    squad_train = list(squad_pairs(train_rows, rng))
+    questions = [p for path in args.qnli for p in qnli_pairs(read_jsonl(Path(path)), rng)]  # after: the same held-out pairs
+    train = _sampled(squad_train + claims[cut:] + questions, args.examples, rng)
     evaluation = list(squad_pairs(eval_rows, rng)) + claims[:cut]
     counts = {"squad_questions": len(squad), "squad_unanswerable": sum(bool(r["is_impossible"]) for r in squad),
               "squad_paragraphs_held_out": len({r["context"] for r in eval_rows}), "claim_pairs": len(claims),
+              "qnli_pairs": len(questions),
               "train_pairs": _by_kind(train), "eval_pairs": _by_kind(evaluation)}
     return train, evaluation, counts
 
@@ -118,6 +121,8 @@ def train(args) -> None:
             log(f"stopped at step {step}: --max-minutes {args.max_minutes}")
             break
     model.eval()
+    if args.save_torch:
+        model.save_pretrained(args.save_torch)
     export(model, tokenizer, eval_pairs, args, counts, time.time() - started, step, base)
 
 
@@ -188,6 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--squad", action="append", required=True,
                         help="SQuAD 2.0 (or 1.1) train as JSONL, one question a line; repeatable")
     parser.add_argument("--nli", action="append", default=[], help="NLI pairs as JSONL {premise, hypothesis, label}")
+    parser.add_argument("--qnli", action="append", default=[],
+                        help="QNLI train pairs as JSONL {question, sentence, label}; repeatable")
+    parser.add_argument("--save-torch", default="", help="also save the trained PyTorch model here (to export again)")
     parser.add_argument("--boolq", action="append", default=[],
                         help="yes/no questions as JSONL {question, passage, answer}")
     parser.add_argument("--out", required=True, help="folder for judge-int8.onnx, tokenizer.json, manifest.json")

@@ -21,7 +21,7 @@ from ..fusion import collapse_to_documents, fuse
 from ..stores.index import Index
 from ..stores.linker import Linker
 from ..stores.versions import VersionView
-from ..text.normalize import normalize
+from ..normalize import normalize
 from ..timeaware import parse_bound, parse_duration, recency_boost, within
 from ..types import Hit
 from . import RETRIEVERS, search_many
@@ -164,7 +164,7 @@ class SearchPipeline:
         return [found.get(q, []) for q in queries]
 
     def _correct(self, asked: str) -> str:
-        """The query as it is searched: normalised as the stored text is (text/normalize.py: where
+        """The query as it is searched: normalised as the stored text is (normalize.py: where
         every query enters the search), and with spelling on, words no chunk holds corrected (kept
         in `spelled`)."""
         query = normalize(asked)

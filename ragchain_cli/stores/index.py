@@ -26,8 +26,8 @@ import numpy as np
 
 from .. import __version__
 from ..errors import IndexBusy, IndexMismatch, IndexNotFound, UsageError
-from ..text.analyzer import PREVIOUS
-from ..text.normalize import NORMALIZATION
+from .analyzer import PREVIOUS
+from ..normalize import NORMALIZATION
 from .docstore import DocStore
 from .lexical import TOKENIZER, LexicalIndex
 
@@ -104,7 +104,7 @@ class Index:
         return self._documents
 
     def require_analyzer(self) -> None:
-        """Refuse Tantivy indexes built with another analyzer than this version's (text/analyzer.py)."""
+        """Refuse Tantivy indexes built with another analyzer than this version's (stores/analyzer.py)."""
         have = self.manifest()
         built = have.get("tokenizer", PREVIOUS)
         if "embed_model" in have and built != TOKENIZER:
@@ -159,7 +159,7 @@ class Index:
     # -- upgrades (ingest, under the write lock, before the journal is replayed) ------------------
     def upgrade(self) -> dict[str, bool]:
         """Bring an index built by an earlier version up to this one's text rules, once:
-        - text normalised another way (text/normalize.py): every recorded file is marked changed,
+        - text normalised another way (normalize.py): every recorded file is marked changed,
           so the next ingest of each re-reads it (its chunks change where their text does, and only
           those are embedded again);
         - another analyzer: the word indexes are rebuilt from the docstore.

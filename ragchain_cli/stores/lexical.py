@@ -2,7 +2,7 @@
 
 No tantivy type leaves this module. User text is reduced to plain terms before parsing,
 so quotes, colons, brackets or unbalanced syntax can never make a query fail. The text field's
-analyzer (text/analyzer.py: stemmed, accents folded) is registered on every index opened here.
+analyzer (stores/analyzer.py: stemmed, accents folded) is registered on every index opened here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..text.analyzer import ANALYZER, analyzer
+from .analyzer import ANALYZER, analyzer
 
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 TOKENIZER = ANALYZER  # the text field's tokenizer name, recorded in the index manifest
@@ -178,4 +178,4 @@ class LexicalIndex:
         return self.index.searcher().num_docs
 
 
-__all__ = ["LexicalIndex", "TOKENIZER", "analyzer", "plain_terms"]  # analyzer: re-exported from text/analyzer.py
+__all__ = ["LexicalIndex", "TOKENIZER", "analyzer", "plain_terms"]  # analyzer: re-exported from stores/analyzer.py

@@ -83,7 +83,7 @@ def texts_of(store, name: str, ids: list[str]) -> dict[str, str]:
 
 def shard_tokens(docstore: Path, name: str) -> int:
     """The tokens the shard's word index `name` holds (Tantivy does not tell): its texts analyzed."""
-    from ..text.analyzer import analyzer
+    from .analyzer import analyzer
     from .docstore import DocStore
 
     if not docstore.is_file():

@@ -1,3 +1,3 @@
-"""Text as ragchain reads it, in one place below retrieve/ and answer/: normalisation (ingest and
-query time), words and stems, sentences, numbers, citation markers, and the yes/no restatement reader.
+"""Text as the answer path reads it, below retrieve/ and answer/: words and stems, numbers, sentences,
+citation markers, a model's refusals and preambles, and yes/no questions and replies.
 """

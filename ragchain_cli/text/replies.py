@@ -1,12 +1,9 @@
-"""What a model's reply says about itself: a refusal, a remark on the passages, a preamble to strip.
+"""What a model's reply says about itself: a refusal, a preamble to strip.
 
 - A refusal speaks of the speaker or of the passages not holding the answer ("I do not know",
   "The passages do not mention ...", "This is not stated in the text"), or is the answer side's own
   sentinel for an empty reply. "Applications whose income is not stated are rejected" is a fact,
   not a refusal: "not stated" must be said of the passages, or be the whole reply.
-- A remark on the passages makes them its subject and says something of them ("The passage is
-  about ...", "The passages do not discuss ..."). "The passage was first navigated by Amundsen" and
-  "The passages through the Alps close in winter" are facts about a passage (a way through).
 - A preamble introduces the answer by its source, up to a comma or colon ("According to the
   passage, ...", "The passage states that ..."); "In documents from 1920, the town ..." is a fact.
 """
@@ -41,16 +38,6 @@ _UNKNOWN = re.compile(
     r"|^\W*(?:I\s+)?(?:don't|do\s+not)\s+know\b|^\W*unknown\W*$",
     re.IGNORECASE,
 )
-_ABOUT_PASSAGES = re.compile(
-    r"^\s*(?:the|this|these|that)\s+(?:provided\s+|given\s+)?passages?(?:\s*\[[\d,\s]+\])*"
-    r"(?:\s+(?:on|about)\s+[^\W\d]+(?:\s+[^\W\d]+){0,3}?)?\s+"
-    r"(?:(?:is|are|was|were)\s+(?:not\s+)?(?:about|relevant|irrelevant|unrelated|related|a|an|only|mainly|mostly)\b"
-    r"|(?:does|do|did)\s+not\b|doesn't|don't|(?:only\s+|mainly\s+|mostly\s+)?(?:talks?|discuss(?:es)?|describes?|"
-    r"refers?|focus(?:es)?|deals?|concerns?|speaks?|mentions?|provides?|contains?|says?|states?|suggests?)\b)",
-    re.IGNORECASE,
-)
-
-
 _QUOTED = re.compile(r"'[^']+'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 
 
@@ -65,21 +52,6 @@ def says_unknown(text: str) -> bool:
 # preposition before a sentence's opening pronoun ("except We thank"): columns or lines read across.
 # A table's neighbouring cells copied as one phrase repeat it with another number and nothing between
 # ("every 15 min every 30 min").
-_GARBLED = re.compile(r"[a-z]- [A-Za-z]|\b(?:of|from|at|by|with)\s+(?:of|from|at|by|with)\b|\bthe\s+the\b"
-                      r"|\b(?:of|to|for|with|except|and|from|in)\s+(?:We|Our|They|Their|This|These|It|Its)\b"
-                      r"|\b([^\W\d]+)\s+\d[\d.,]*\s+([^\W\d]+)\s+\1\s+\d[\d.,]*\s+\2\b")
-
-
-def garbled(answer: str) -> bool:
-    """Does the answer read as text copied across columns or lines (see _GARBLED)?"""
-    return bool(_GARBLED.search(answer))
-
-
-def speaks_of_passages(answer: str) -> bool:
-    """Is the answer a remark on the passages rather than an answer from them?"""
-    return bool(_ABOUT_PASSAGES.match(answer))
-
-
 def strip_preamble(text: str) -> str:
     """'According to the passage, ants are ...' -> 'Ants are ...'."""
     stripped = _PREAMBLE.sub("", text, count=1)

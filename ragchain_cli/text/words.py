@@ -37,7 +37,6 @@ FILLER = frozenset("""what which who whom whose when where why how many much lon
     one two use used yes""".split())
 # Words that open a sentence speaking of what the sentence before it named ("It burned down in 1936.").
 PRONOUNS = frozenset("it its they their them these this those he she his her such there".split())
-NEGATIONS = frozenset("not never no none neither nor cannot nothing nobody nowhere".split())
 
 _COUNTS = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
     sixteen seventeen eighteen nineteen twenty""".split()
@@ -47,7 +46,6 @@ NUMBER_WORDS = {w: str(i) for i, w in enumerate(_COUNTS)} | {w: str(n) for w, n 
 RANK_WORDS = {w: str(i) for i, w in enumerate(_RANKS) if i}
 _WEEK = "monday tuesday wednesday thursday friday saturday sunday".split()
 _YEAR = "january february march april may june july august september october november december".split()
-CALENDAR_WORDS = frozenset(_WEEK + _YEAR)  # the days' and months' full names
 _DAYS = {d[:3]: d for d in _WEEK} | {"tues": "tuesday", "weds": "wednesday", "thur": "thursday", "thurs": "thursday"}
 _MONTHS = {m[:3]: m for m in _YEAR if m != "may"} | {"sept": "september"}
 _CALENDAR_RANGE = re.compile(r"\b([A-Z][a-z]{2,8})\s*(?:-|–|to|until|till|through)\s*([A-Z][a-z]{2,8})\b")
@@ -67,11 +65,6 @@ def without_markers(text: str) -> str:
 def number(token: str) -> str:
     """'1,200' -> '1200'; '3.5' stays; a trailing separator is dropped."""
     return token.replace(",", "").rstrip(".")
-
-
-def is_negation(word: str) -> bool:
-    lower = word.lower()
-    return lower in NEGATIONS or lower.endswith(("n't", "n’t"))
 
 
 def values(text: str) -> list[float]:
@@ -189,7 +182,7 @@ def _calendar(word: str, kind: dict[str, str], cycle: list[str]) -> str | None:
 
 
 def _analyzer():
-    from .analyzer import analyzer  # the index's own tokenizer, folding and stemmer (text/analyzer.py)
+    from ..stores.analyzer import analyzer  # the index's own tokenizer, folding and stemmer
 
     return analyzer()
 

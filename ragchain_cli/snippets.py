@@ -11,7 +11,7 @@ the snippet is the chunk's head, as before.
 
 from __future__ import annotations
 
-from .words import TOKEN, content_stems, stem
+from .text.words import TOKEN, content_stems, stem
 
 SNIPPET_WIDTH = 240
 LEAD = 100  # characters of context kept before a matched word (back to its sentence start when that is nearer)

@@ -13,7 +13,7 @@ A word then matches however the document typed it:
 
 NFKC never yields a character the first steps remove or map (checked over every code point), so
 the result is a fixed point: normalize(normalize(t)) == normalize(t) == NFKC(normalize(t)).
-Accents stay (the stored text shows "café"); the lexical index folds them (text/analyzer.py).
+Accents stay (the stored text shows "café"); the lexical index folds them (stores/analyzer.py).
 """
 
 from __future__ import annotations
