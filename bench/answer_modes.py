@@ -43,9 +43,6 @@ class CachedChat:
     def count_tokens(self, text: str) -> int:
         return self.model.count_tokens(text)
 
-    def score(self, prefix, bodies, body_suffix, continuation):
-        return self.model.score(prefix, bodies, body_suffix, continuation)
-
     def chat(self, messages, max_tokens, temperature=0.0, stop=None, on_token=None):
         key = json.dumps([messages, max_tokens, temperature, stop])
         if key in self.cache:

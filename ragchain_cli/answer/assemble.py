@@ -12,7 +12,6 @@ from typing import Callable, Iterable, Iterator
 from .gather import Search, Searched
 from .versions import Lookup
 from .workflow import AskOptions, AskWorkflow
-from ..judge.model import load_judge
 from ..text.words import TermStats
 
 Progress = Callable[[str], None]
@@ -44,9 +43,8 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)
         loader = (lambda: model) if model is not None else (lambda: load_model(settings, on_progress))
         versions = VersionLookup(pipeline)  # the version groups, as answer/versions.py asks them
-        judge = load_judge()
         yield AskWorkflow(searcher(pipeline), stats, encoder, loader, options,
-                          Lookup(versions.newest_of, versions.best_passage_of), judge)
+                          Lookup(versions.newest_of, versions.best_passage_of))
 
 
 def load_model(settings, on_progress: Progress | None = None):

@@ -62,11 +62,12 @@ def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence
     if not units:
         return 0.0, ""
     answer = without_markers(reply).strip()
-    if polar and not claim_of(reply):  # a bare "Yes." states nothing to check: the side alone is no evidence
+    claim = claim_of(reply) if polar else ""
+    if polar and not claim:  # a bare "Yes." states nothing to check: the side alone is no evidence
         return 0.0, ""
     side = SIDE.match(answer)
     texts = [asked(question, side.group(1).lower() if polar and side else answer)]
-    texts += [claim_of(reply)] if polar else []
+    texts += [claim] if polar else []
     pairs = [(text, passage(subject, s)) for text in texts for subject, s in units]
     values = np.asarray(judge.score(pairs)).reshape(len(texts), len(units)).min(axis=0)
     best = int(np.argmax(values))
