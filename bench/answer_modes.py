@@ -12,7 +12,8 @@ loaded model; the model's replies are cached on the exact prompt, so a mode that
 context gets the same reply (generation is greedy). Per mode it reports, over the answerable
 questions: the share answered, verified, right (`eval --qa`'s key-words measure) and verified but
 wrong; over the unanswerable ones: the share refused and the share shown verified (wrong by
-definition); and the share of verified answers that are right (risk), with the median seconds.
+definition); and the share of verified answers that are right (risk), with the median seconds. When
+the gold rows carry a "kind" (the probes' fact, paraphrase, yesno, near-miss), the same per kind.
 """
 
 from __future__ import annotations
@@ -119,7 +120,11 @@ def main() -> None:
         options = AskOptions(**{**settings.ask_fields(), "verdicts": mode, "abstain": not args.sweep})
         with open_workflow(settings, options, model=model) as workflow:
             payloads = [workflow.ask(g["question"]) for g in gold]
-        report[mode] = summary([row_outcome(g, p) for g, p in zip(gold, payloads)])
+        outcomes = [row_outcome(g, p) for g, p in zip(gold, payloads)]
+        report[mode] = summary(outcomes)
+        kinds = sorted({g["kind"] for g in gold if g.get("kind")})  # a probe's kinds of question (fact, paraphrase, ...)
+        if kinds:
+            report[mode]["by_kind"] = {k: summary([o for g, o in zip(gold, outcomes) if g.get("kind") == k]) for k in kinds}
         print(f"{mode}: {json.dumps(report[mode])}", file=sys.stderr, flush=True)
         if args.out:
             Path(args.out).mkdir(parents=True, exist_ok=True)
