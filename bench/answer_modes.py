@@ -115,6 +115,7 @@ def main() -> None:
     gold = [json.loads(line) for line in Path(args.gold).read_text(encoding="utf-8").splitlines() if line.strip()]
     settings = load_settings(flags={"index": args.index})
     model = CachedChat(LocalLLM(resolve_model(settings.llm or None), n_ctx=settings.n_ctx))
+    kinds = sorted({g["kind"] for g in gold if g.get("kind")})  # a probe's kinds of question (fact, paraphrase, ...)
     report = {}
     for mode in (["judge"] if args.sweep else args.modes.split(",")):
         options = AskOptions(**{**settings.ask_fields(), "verdicts": mode, "abstain": not args.sweep})
@@ -122,7 +123,6 @@ def main() -> None:
             payloads = [workflow.ask(g["question"]) for g in gold]
         outcomes = [row_outcome(g, p) for g, p in zip(gold, payloads)]
         report[mode] = summary(outcomes)
-        kinds = sorted({g["kind"] for g in gold if g.get("kind")})  # a probe's kinds of question (fact, paraphrase, ...)
         if kinds:
             report[mode]["by_kind"] = {k: summary([o for g, o in zip(gold, outcomes) if g.get("kind") == k]) for k in kinds}
         print(f"{mode}: {json.dumps(report[mode])}", file=sys.stderr, flush=True)
