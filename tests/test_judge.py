@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from ragchain_cli.errors import ModelNotFound
+from ragchain_cli.judge.data import unanswerable_rows
 from ragchain_cli.judge.model import MODEL_FILE, WEIGHTS, OnnxJudge, checked, load_judge
 from ragchain_cli.judge.pairs import asked, near_miss, passage, squad_pairs
 
@@ -56,3 +57,12 @@ def test_an_unanswerable_question_gives_only_negatives():
     row = {"title": "Mill", "context": context, "question": "When did the mill reopen?", "answers": [],
            "answer_starts": [], "is_impossible": True, "plausible_answers": ["1820"], "plausible_starts": [20]}
     assert {p.label for p in squad_pairs([row], random.Random(1))} == {0}
+
+
+def test_an_unanswerable_question_is_paired_with_the_sentence_it_was_written_from():
+    sentences = ["Heron Inlet is closed to all sampling from 1 April to 15 July.",
+                 "The ferry to Fernbrook leaves every hour in summer."]
+    lines = ["5a8d7bf7df8bba001a0f9ab1\tWhen is Heron Inlet closed to fishing ?\t0,0,0,0,0,1,0"]
+    rows = list(unanswerable_rows(lines, sentences, known_ids=set()))
+    assert [(r["question"], r["sentence"], r["label"]) for r in rows] == [
+        ("When is Heron Inlet closed to fishing?", sentences[0], 0)]

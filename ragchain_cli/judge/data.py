@@ -5,7 +5,8 @@
 DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
 `owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
 with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (one question a line), nli.jsonl
-(SNLI dev and test pairs), boolq.jsonl and qnli.jsonl (QNLI train pairs), and logs their counts on stderr. docs/JUDGE.md has the licences
+(SNLI dev and test pairs), boolq.jsonl, qnli.jsonl (QNLI train pairs) and squad2cr.jsonl
+(SQuAD 2.0 train's unanswerable questions, each with its near miss among QNLI's sentences), and logs their counts on stderr. docs/JUDGE.md has the licences
 and how each source was checked; what may never be trained on is dropped here by title.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import re
 import subprocess
 import sys
@@ -29,6 +31,10 @@ BOOLQ = ("dwzhu-pku+boolqQA", "a88d374e9d0b9fa6712e33a80aefdc916ba6718a", "dataf
 # QNLI's train file (its src/convert_to_pretrain_tapt_1.py), the k-shot files samples of it; never its test.tsv
 QNLI = ("ZhengxiangShi+PowerfulPromptFT", "b4ecdea060847115e9909b442ab4eb15bcb2a2c4", "data/glue_pretrain/QNLI/train.json")
 QNLI_JSON = ("data/glue_pretrain/QNLI/train.json", "data/glue_pretrain/QNLI/dev.json")
+# SQuAD2-CR (Lee et al. 2020): SQuAD 2.0 train's unanswerable questions, by id and tokenised text, without their
+# paragraphs; its test split is SQuAD 2.0 dev (never read)
+SQUAD2CR = ("antest1+SQuAD2-CR", "fe7a2f41c58a11770483f59142ca2eed06da758d", "rationales/word_att_gold_train.tsv")
+CR_OVERLAP = 0.5  # share of a question's word weight a QNLI sentence must hold to be taken as its near miss
 QNLI_TSV = tuple(f"data/k-shot/QNLI/16-{seed}/{split}.tsv" for seed in (13, 21, 42, 87, 100) for split in ("train", "dev"))
 # QNLI has no titles: a pair that names an article of qa-cmu-dev or shared/data/squad2-dev is dropped by its words
 EVAL_NAMES = re.compile(r"\b(?:" + "|".join("""Ant Antwerp Berlin Butterfly Cello Cougar Cymbal Dragonfly Drum Eel Flute
@@ -44,6 +50,8 @@ Economic_inequality Doctor_Who University_of_Chicago Yuan_dynasty Kenya Intergov
 Chloroplast Prime_number Rhine Scottish_Parliament Islamism Imperialism United_Methodist_Church
 French_and_Indian_War Force""".split())
 _ID = re.compile(r"[0-9a-f]{24}")
+_STOP = frozenset("""the a an of in on at to for by with from and or is was were are be been what which who whom whose
+when where why how did does do that this these those as it its into than then there their they he she his her not""".split())
 
 
 def show(mirror: Path, source: tuple[str, str, str], path: str = "") -> str:
@@ -131,6 +139,54 @@ def qnli_rows(mirror: Path) -> Iterator[dict]:
         yield {"question": key[0], "sentence": key[1], "label": int(label == "entailment"), "source": "qnli_train"}
 
 
+def squad2cr_rows(mirror: Path, sentences: list[str], known_ids: set[str]) -> Iterator[dict]:
+    """SQuAD2-CR's unanswerable train questions, each with the QNLI train sentence sharing most of its
+    (idf-weighted) words: SQuAD 2.0's writers made these questions from a sentence of their paragraph, so
+    that sentence, when QNLI holds it, is the near miss the question was written to look answered by."""
+    return unanswerable_rows(show(mirror, SQUAD2CR).splitlines()[1:], sentences, known_ids)
+
+
+def unanswerable_rows(lines: list[str], sentences: list[str], known_ids: set[str]) -> Iterator[dict]:
+    """SQuAD2-CR's TSV rows (qid, tokenised question, ...) paired with their near miss among `sentences`."""
+    weights, index = _word_index(sentences)
+    for line in lines:
+        qid, tokens = line.split("\t")[:2]
+        question = re.sub(r"(\w) - (\w)", r"\1-\2", detokenized(tokens.strip().strip('"').replace('""', '"')))
+        question = re.sub(r"(?:``|''|\") (.*?) (?:''|``|\")", r'"\1"', question)
+        if not _ID.fullmatch(qid) or qid in known_ids or EVAL_NAMES.search(question):
+            continue
+        best, share = _best_sentence(question, weights, index, math.log(max(len(sentences), 1)))
+        if share >= CR_OVERLAP and not EVAL_NAMES.search(sentences[best]):
+            yield {"question": question, "sentence": sentences[best], "label": 0, "source": "squad2cr_train"}
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP}
+
+
+def _word_index(sentences: list[str]) -> tuple[dict[str, float], dict[str, list[int]]]:
+    index: dict[str, list[int]] = {}
+    for i, sentence in enumerate(sentences):
+        for word in _content_words(sentence):
+            index.setdefault(word, []).append(i)
+    return {w: math.log(len(sentences) / len(found)) for w, found in index.items()}, index
+
+
+def _best_sentence(question: str, weights: dict[str, float], index: dict[str, list[int]],
+                   unseen: float) -> tuple[int, float]:
+    """The sentence holding most of the question's word weight (idf; `unseen` for a word no sentence holds)."""
+    words = _content_words(question)
+    total = sum(weights.get(w, unseen) for w in words) or 1.0
+    scores: Counter = Counter()
+    for word in words & weights.keys():
+        for i in index[word]:
+            scores[i] += weights[word]
+    if not scores:
+        return 0, 0.0
+    best, score = min(scores.items(), key=lambda item: (-item[1], item[0]))
+    return best, score / total
+
+
 def write(path: Path, rows: Iterator[dict]) -> int:
     count = 0
     with path.open("w", encoding="utf-8") as handle:
@@ -154,7 +210,10 @@ def main(argv: list[str] | None = None) -> None:
                                   squad_rows(articles(show(mirror, SQUAD11)), {a["title"] for a in first}))
     counts["nli"] = write(out / "nli.jsonl", snli_rows(mirror))
     counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
-    counts["qnli"] = write(out / "qnli.jsonl", qnli_rows(mirror))
+    qnli = list(qnli_rows(mirror))
+    counts["qnli"] = write(out / "qnli.jsonl", iter(qnli))
+    known = {row["id"] for row in squad_rows(first, set())}
+    counts["squad2cr"] = write(out / "squad2cr.jsonl", squad2cr_rows(mirror, sorted({r["sentence"] for r in qnli}), known))
     logging.getLogger("ragchain.judge").info(json.dumps(counts))
 
 
