@@ -54,7 +54,7 @@ class Settings:
     # who decides "answerable" and "verified": the trained answer judge alone, or both it and the few word
     # checks a sealed probe showed still help (answer/verify.py, docs/JUDGE.md)
     verdicts: str = "both"
-    judge_answers: float = 0.4  # the judge's probability a sentence must reach for the question to be answered
+    judge_answers: float = 0.3  # the judge's probability a sentence must reach for the question to be answered
     judge_supports: float = 0.7  # ... that a cited sentence must reach for the answer to be shown verified
     ocr: str = "auto"
     expand: bool = False

@@ -38,8 +38,6 @@ def test_the_sentence_that_answers_scores_above_one_that_does_not():
     assert answers > other
 
 
-@pytest.mark.xfail(strict=True, reason="a weak spot of the shipped judge: the two ends of one range score alike "
-                   "(0.77 each, session 23's weights); the session-22 weights met it")
 def test_the_right_answer_scores_above_a_wrong_one_from_the_same_sentence():
     question = "Until what date is Heron Inlet closed to sampling?"
     right, wrong = load_judge().score([(asked(question, "15 July"), CLOSED), (asked(question, "1 April"), CLOSED)])
