@@ -336,3 +336,22 @@ def test_search_on_an_index_whose_first_ingest_never_committed_is_a_clear_error(
     make_corpus(corpus, files=2, seed=3)
     assert cli("ingest", corpus, "--index", tmp_path / "index").code == 0
     assert cli("check", "--index", tmp_path / "index").code == 0
+
+
+def test_a_delete_file_left_by_a_killed_commit_does_not_stop_the_next_one(tmp_path):
+    # A kill after Tantivy wrote a segment's .del file but before the meta.json naming it: the next
+    # commit of the same deletes writes the same file name (found by the SIGKILL test above, at random).
+    from ragchain_cli.stores.lexical import LexicalIndex
+
+    path = tmp_path / "lexical"
+    first = LexicalIndex(path)
+    first.apply([], [("c1", "heron inlet closed"), ("c2", "ferry to fernbrook")])
+    first.close()
+    meta = (path / "meta.json").read_text()
+    killed = LexicalIndex(path)
+    killed.apply(["c1"], [])
+    killed.close()
+    (path / "meta.json").write_text(meta)
+    again = LexicalIndex(path)
+    again.apply(["c1"], [])
+    assert [chunk_id for chunk_id, _ in again.search("heron inlet ferry", 5)] == ["c2"]

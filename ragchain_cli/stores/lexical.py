@@ -47,6 +47,10 @@ class LexicalIndex:
     def _get_writer(self):
         if self._writer is None:
             self._writer = self.index.writer(heap_size=self._heap_size, num_threads=1)
+            # a process killed after writing a file but before the meta.json naming it leaves that file
+            # behind (a segment's `.del`); the next commit would write the same name and fail, so files no
+            # commit refers to go first (Tantivy's own clean-up after a commit, run before one)
+            self._writer.garbage_collect_files()
         return self._writer
 
     def apply(self, delete_ids: Iterable[str], add: Iterable[tuple[str, str]]) -> None:
