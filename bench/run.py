@@ -42,6 +42,7 @@ BENCHMARKS = {
     "squad2-halves": ("squad2_halves.py", "the fixed halves of SQuAD 2.0 dev used to choose and report abstention"),
     "answer-modes": ("answer_modes.py", "who decides answerable and verified (judge, both), side by side"),
     "judge": ("judge_bench.py", "the answer judge's load time and time to score 40 pairs"),
+    "judge-compare": ("judge_compare.py", "judge weights side by side on a training run's held-out pairs"),
 }
 
 # the default suite: name -> its arguments ({data}: --data, {index}: the shared SciFact index)
