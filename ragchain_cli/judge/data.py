@@ -149,13 +149,14 @@ def squad2cr_rows(mirror: Path, sentences: list[str], known_ids: set[str]) -> It
 def unanswerable_rows(lines: list[str], sentences: list[str], known_ids: set[str]) -> Iterator[dict]:
     """SQuAD2-CR's TSV rows (qid, tokenised question, ...) paired with their near miss among `sentences`."""
     weights, index = _word_index(sentences)
+    unseen = math.log(max(len(sentences), 1))  # the weight of a word no sentence holds
     for line in lines:
         qid, tokens = line.split("\t")[:2]
         question = re.sub(r"(\w) - (\w)", r"\1-\2", detokenized(tokens.strip().strip('"').replace('""', '"')))
         question = re.sub(r"(?:``|''|\") (.*?) (?:''|``|\")", r'"\1"', question)
         if not _ID.fullmatch(qid) or qid in known_ids or EVAL_NAMES.search(question):
             continue
-        best, share = _best_sentence(question, weights, index, math.log(max(len(sentences), 1)))
+        best, share = _best_sentence(question, weights, index, unseen)
         if share >= CR_OVERLAP and not EVAL_NAMES.search(sentences[best]):
             yield {"question": question, "sentence": sentences[best], "label": 0, "source": "squad2cr_train"}
 
@@ -175,10 +176,10 @@ def _word_index(sentences: list[str]) -> tuple[dict[str, float], dict[str, list[
 def _best_sentence(question: str, weights: dict[str, float], index: dict[str, list[int]],
                    unseen: float) -> tuple[int, float]:
     """The sentence holding most of the question's word weight (idf; `unseen` for a word no sentence holds)."""
-    words = _content_words(question)
+    words = sorted(_content_words(question))  # one order of addition: the same sums in every process
     total = sum(weights.get(w, unseen) for w in words) or 1.0
     scores: Counter = Counter()
-    for word in words & weights.keys():
+    for word in (w for w in words if w in weights):
         for i in index[word]:
             scores[i] += weights[word]
     if not scores:
