@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ragchain_cli.judge.model import OnnxJudge
-from ragchain_cli.judge.train import auc, gather
+from ragchain_cli.judge.train import figures, gather
 
 BARS = (0.5, 0.6, 0.7, 0.8)
 
@@ -36,16 +36,17 @@ def held_out_pairs(data: Path, examples: int, seed: int) -> list:
 
 
 def scored(folder: Path, pairs: list) -> dict:
-    judge, found = OnnxJudge(folder), {}
-    for kind in ("question", "answer", "claim"):
-        chosen = [p for p in pairs if p.kind == kind]
-        scores = np.array(judge.score([(p.text, p.sentence) for p in chosen]))
-        labels = np.array([p.label for p in chosen])
-        found[kind] = {"n": len(chosen), "auc": round(auc(labels, scores), 4)}
-        if kind == "answer":
-            found[kind]["bars"] = {str(bar): {"precision": round(float(labels[scores >= bar].mean()), 3),
-                                              "recall": round(float((scores[labels == 1] >= bar).mean()), 3)}
-                                   for bar in BARS if (scores >= bar).any()}
+    judge = OnnxJudge(folder)
+    pairs = [p for kind in ("question", "answer", "claim") for p in pairs if p.kind == kind]
+    # one form of text a call: int8 scores shift a little with what a call pads to
+    scores = np.concatenate([judge.score([(p.text, p.sentence) for p in pairs if p.kind == kind])
+                             for kind in ("question", "answer", "claim")])
+    found = figures(pairs, scores)  # AUC per form of text, as the training run reports it
+    answers = np.array([p.kind == "answer" for p in pairs], dtype=bool)
+    labels, chosen = np.array([p.label for p in pairs])[answers], scores[answers]
+    found["answer"]["bars"] = {str(bar): {"precision": round(float(labels[chosen >= bar].mean()), 3),
+                                          "recall": round(float((chosen[labels == 1] >= bar).mean()), 3)}
+                               for bar in BARS if (chosen >= bar).any()}
     return found
 
 
