@@ -15,8 +15,14 @@ def test_ask_answers_with_citations_of_the_passages_it_was_given(sample_index, c
     payload = result.json()
     assert set(payload) >= {"question", "answer", "answered", "supported", "citations", "hits", "timings"}
     assert payload["answered"] is True, payload
-    if not payload["supported"]:  # the 135M model's words differ between runs and CPUs; a non-answer
-        # ("The passage is about the fishing in Heron Inlet, not ...", seen once) is never shown as cited fact
+    if not payload["supported"] and payload.get("quoted"):  # the 135M model's words differ between runs and CPUs:
+        # a reply the judge did not verify gives way to the passage's own sentence, cited and marked quoted
+        quoted, cited = payload["answer"].rsplit(" [", 1)[0], [c for c in payload["citations"] if c["cited"]]
+        assert payload["not_verified"] and len(cited) == 1, payload
+        assert "15 July" in quoted and quoted in payload["hits"][cited[0]["number"] - 1]["text"], payload
+        return
+    if not payload["supported"]:  # a non-answer ("The passage is about the fishing in Heron Inlet, not ...",
+        # seen once) is never shown as cited fact
         assert payload["not_verified"] and not any(c["cited"] for c in payload["citations"]), payload
         assert "[" not in payload["answer"], payload
         return
