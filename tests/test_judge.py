@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from ragchain_cli.errors import ModelNotFound
-from ragchain_cli.judge.data import unanswerable_rows
+from ragchain_cli.judge.data import page_paragraphs, page_questions, unanswerable_rows
 from ragchain_cli.judge.model import MODEL_FILE, WEIGHTS, OnnxJudge, checked, load_judge
 from ragchain_cli.judge.pairs import asked, near_miss, passage, squad_pairs
 
@@ -64,3 +64,21 @@ def test_an_unanswerable_question_is_paired_with_the_sentence_it_was_written_fro
     rows = list(unanswerable_rows(lines, sentences, known_ids=set()))
     assert [(r["question"], r["sentence"], r["label"]) for r in rows] == [
         ("When is Heron Inlet closed to fishing?", sentences[0], 0)]
+
+
+# An invented page in the SQuAD explorer's markup (judge/data.py's EXPLORER source).
+PAGE = ('<h1 id="title">Heron Inlet</h1><div class="para-wrap"><div class="row"><div class="col-md-6"><pre>'
+        'Heron Inlet is closed to all sampling from 1 April to 15 July while ospreys nest.</pre></div>'
+        '<div class="qa-wrap"><p> <strong class="question">When is Heron Inlet closed?</strong></p>'
+        '<span class="answer">from 1 April to 15 July</span></div><div class="qa-wrap"><p> <strong class="question">'
+        'What nests there?</strong></p><span class="answer">ospreys</span></div></div></div>')
+
+
+def test_an_explorer_page_gives_its_paragraph_with_its_first_question_and_where_the_answer_starts():
+    rows = [r for t, c, rest in page_paragraphs(PAGE, "page") for r in page_questions(t, c, rest)]
+    assert [(r["title"], r["question"], r["answers"], r["answer_starts"]) for r in rows] == [
+        ("Heron_Inlet", "When is Heron Inlet closed?", ["from 1 April to 15 July"], [38])]
+
+
+def test_an_explorer_page_of_a_measured_article_gives_nothing():
+    assert list(page_paragraphs(PAGE.replace("Heron Inlet</h1>", "Melbourne</h1>"), "page")) == []

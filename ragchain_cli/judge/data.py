@@ -4,15 +4,18 @@
 
 DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
 `owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
-with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (one question a line), nli.jsonl
-(SNLI dev and test pairs), boolq.jsonl, qnli.jsonl (QNLI train pairs) and squad2cr.jsonl
-(SQuAD 2.0 train's unanswerable questions, each with its near miss among QNLI's sentences), and logs their counts on stderr. docs/JUDGE.md has the licences
-and how each source was checked; what may never be trained on is dropped here by title.
+with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (SQuAD train, one question a line), nli.jsonl
+(SNLI dev and test pairs), boolq.jsonl, qnli.jsonl (QNLI train pairs) and squad2cr.jsonl (SQuAD 2.0
+train's unanswerable questions, each with its near miss among QNLI's sentences); with --explorer also
+squad_explorer.jsonl (SQuAD 1.1 train's paragraphs, each with its first question), and squad2cr.jsonl's
+near misses found among all of SQuAD train's sentences. It logs their counts on stderr. docs/JUDGE.md has
+the licences and how each source was checked; what may never be trained on is dropped here by title.
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import logging
 import math
@@ -34,6 +37,11 @@ QNLI_JSON = ("data/glue_pretrain/QNLI/train.json", "data/glue_pretrain/QNLI/dev.
 # SQuAD2-CR (Lee et al. 2020): SQuAD 2.0 train's unanswerable questions, by id and tokenised text, without their
 # paragraphs; its test split is SQuAD 2.0 dev (never read)
 SQUAD2CR = ("antest1+SQuAD2-CR", "fe7a2f41c58a11770483f59142ca2eed06da758d", "rationales/word_att_gold_train.tsv")
+# SQuAD 1.1 train, whole: the per-article pages the SQuAD site published for two days in August 2016 (deleted by
+# the next commit, c4f8d268), each paragraph with its questions and answer texts; SQuAD 2.0 train has the same
+# paragraphs, so its unanswerable questions (SQuAD2-CR's) find their sentence here
+EXPLORER = ("rajpurkar+SQuAD-explorer", "13f82e35b9a1fb9173f863b35f5675030646571e", "explore/1.1/train")
+EXPLORER_QUESTIONS = 1  # questions taken from each paragraph (the first ones), so SQuAD does not crowd out the rest
 CR_OVERLAP = 0.5  # share of a question's word weight a QNLI sentence must hold to be taken as its near miss
 QNLI_TSV = tuple(f"data/k-shot/QNLI/16-{seed}/{split}.tsv" for seed in (13, 21, 42, 87, 100) for split in ("train", "dev"))
 # QNLI has no titles: a pair that names an article of qa-cmu-dev or shared/data/squad2-dev is dropped by its words
@@ -93,6 +101,63 @@ def squad_rows(found: list[dict], skip_titles: set[str]) -> Iterator[dict]:
                        "answer_starts": [a["answer_start"] for a in answers], "is_impossible": impossible,
                        "plausible_answers": [a["text"] for a in plausible],
                        "plausible_starts": [a["answer_start"] for a in plausible]}
+
+
+_PAGE_TITLE = re.compile(r'<h1 id="title">(.*?)</h1>', re.S)
+_PARAGRAPH = re.compile(r'<div class="para-wrap">.*?<pre>(.*?)</pre>(.*?)(?=<div class="para-wrap">|$)', re.S)
+_QA = re.compile(r'<strong class="question">(.*?)</strong>(.*?)(?=<div class="qa-wrap">|$)', re.S)
+_ANSWER = re.compile(r'<span class="answer">(.*?)</span>', re.S)
+
+
+def explorer_rows(mirror: Path, skip_titles: set[str]) -> Iterator[dict]:
+    """SQuAD 1.1 train's paragraphs from the explorer pages, each with its first EXPLORER_QUESTIONS
+    questions (answer_starts: where the answer text first occurs); none of a dev, measured or skipped article."""
+    for title, context, rest in _explorer_paragraphs(mirror):
+        if title not in skip_titles:
+            yield from page_questions(title, context, rest)
+
+
+def _explorer_paragraphs(mirror: Path) -> Iterator[tuple[str, str, str]]:
+    """(title, paragraph, the HTML of its questions) of each page, but a dev or measured article's."""
+    repo, commit, folder = EXPLORER
+    listed = subprocess.run(["git", "--git-dir", str(mirror / repo / "repo"), "ls-tree", "-z", "--name-only",
+                             commit, folder + "/"], check=True, capture_output=True).stdout.decode("utf-8")
+    for path in sorted(n for n in listed.split("\0") if n.endswith(".html")):
+        yield from page_paragraphs(show(mirror, EXPLORER, path), Path(path).stem)
+
+
+def page_paragraphs(page: str, name: str) -> Iterator[tuple[str, str, str]]:
+    """One explorer page's (title, paragraph, the HTML of its questions); none when the article is a dev
+    or measured one."""
+    found = _PAGE_TITLE.search(page)
+    title = html.unescape(found.group(1)).strip().replace(" ", "_") if found else name
+    if title in DEV_TITLES or EVAL_NAMES.search(title.replace("_", " ")):
+        return
+    for context, rest in _PARAGRAPH.findall(page):
+        yield title, html.unescape(context), rest
+
+
+def page_questions(title: str, context: str, rest: str) -> Iterator[dict]:
+    kept = 0
+    for question, answers in _QA.findall(rest):
+        texts = [html.unescape(a).strip() for a in _ANSWER.findall(answers)]
+        texts = [t for t in texts if t and t in context]
+        question = html.unescape(re.sub(r"<[^>]+>", "", question)).strip()
+        if not texts or not question or EVAL_NAMES.search(question) or kept >= EXPLORER_QUESTIONS:
+            continue
+        kept += 1
+        yield {"id": "", "title": title, "context": context, "question": question, "answers": texts[:1],
+               "answer_starts": [context.index(texts[0])], "is_impossible": False, "plausible_answers": [],
+               "plausible_starts": []}
+
+
+def explorer_sentences(mirror: Path) -> list[str]:
+    """Every sentence of SQuAD 1.1 train's paragraphs (but a dev or measured article's): the pool in which
+    SQuAD 2.0 train's unanswerable questions find the sentence they were written from."""
+    from ..text.sentences import sentences
+
+    contexts = {context for _, context, _ in _explorer_paragraphs(mirror)}
+    return [s for c in sorted(contexts) for s in sentences(c) if not EVAL_NAMES.search(s)]
 
 
 def detokenized(text: str) -> str:
@@ -201,6 +266,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ragchain_cli.judge.data", description=__doc__.split("\n")[0])
     parser.add_argument("--mirror", required=True, help="folder of bare git clones, owner+name/repo")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--explorer", action="store_true",
+                        help="also read SQuAD 1.1 train's explorer pages: squad_explorer.jsonl, and SQuAD2-CR's "
+                             "questions paired among all of SQuAD train's sentences, not QNLI's alone (the shipped "
+                             "weights were built without it; docs/JUDGE.md)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     mirror, out = Path(args.mirror), Path(args.out)
@@ -213,8 +282,13 @@ def main(argv: list[str] | None = None) -> None:
     counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
     qnli = list(qnli_rows(mirror))
     counts["qnli"] = write(out / "qnli.jsonl", iter(qnli))
+    pool = {r["sentence"] for r in qnli}
+    if args.explorer:
+        taken = {a["title"] for a in first} | {a["title"] for a in articles(show(mirror, SQUAD11))}
+        counts["squad_explorer"] = write(out / "squad_explorer.jsonl", explorer_rows(mirror, taken))
+        pool |= set(explorer_sentences(mirror))
     known = {row["id"] for row in squad_rows(first, set())}
-    counts["squad2cr"] = write(out / "squad2cr.jsonl", squad2cr_rows(mirror, sorted({r["sentence"] for r in qnli}), known))
+    counts["squad2cr"] = write(out / "squad2cr.jsonl", squad2cr_rows(mirror, sorted(pool), known))
     logging.getLogger("ragchain.judge").info(json.dumps(counts))
 
 
