@@ -42,7 +42,7 @@ SQUAD2CR = ("antest1+SQuAD2-CR", "fe7a2f41c58a11770483f59142ca2eed06da758d", "ra
 # paragraphs, so its unanswerable questions (SQuAD2-CR's) find their sentence here
 EXPLORER = ("rajpurkar+SQuAD-explorer", "13f82e35b9a1fb9173f863b35f5675030646571e", "explore/1.1/train")
 EXPLORER_QUESTIONS = 1  # questions taken from each paragraph (the first ones), so SQuAD does not crowd out the rest
-CR_OVERLAP = 0.5  # share of a question's word weight a QNLI sentence must hold to be taken as its near miss
+CR_OVERLAP = 0.5  # share of a question's word weight a sentence of the pool must hold to be taken as its near miss
 QNLI_TSV = tuple(f"data/k-shot/QNLI/16-{seed}/{split}.tsv" for seed in (13, 21, 42, 87, 100) for split in ("train", "dev"))
 # QNLI has no titles: a pair that names an article of qa-cmu-dev or shared/data/squad2-dev is dropped by its words
 EVAL_NAMES = re.compile(r"\b(?:" + "|".join("""Ant Antwerp Berlin Butterfly Cello Cougar Cymbal Dragonfly Drum Eel Flute
@@ -109,15 +109,15 @@ _QA = re.compile(r'<strong class="question">(.*?)</strong>(.*?)(?=<div class="qa
 _ANSWER = re.compile(r'<span class="answer">(.*?)</span>', re.S)
 
 
-def explorer_rows(mirror: Path, skip_titles: set[str]) -> Iterator[dict]:
-    """SQuAD 1.1 train's paragraphs from the explorer pages, each with its first EXPLORER_QUESTIONS
-    questions (answer_starts: where the answer text first occurs); none of a dev, measured or skipped article."""
-    for title, context, rest in _explorer_paragraphs(mirror):
+def explorer_rows(paragraphs: list[tuple[str, str, str]], skip_titles: set[str]) -> Iterator[dict]:
+    """SQuAD 1.1 train's paragraphs (`explorer_paragraphs`), each with its first EXPLORER_QUESTIONS
+    questions (answer_starts: where the answer text first occurs); none of a skipped article."""
+    for title, context, rest in paragraphs:
         if title not in skip_titles:
             yield from page_questions(title, context, rest)
 
 
-def _explorer_paragraphs(mirror: Path) -> Iterator[tuple[str, str, str]]:
+def explorer_paragraphs(mirror: Path) -> Iterator[tuple[str, str, str]]:
     """(title, paragraph, the HTML of its questions) of each page, but a dev or measured article's."""
     repo, commit, folder = EXPLORER
     listed = subprocess.run(["git", "--git-dir", str(mirror / repo / "repo"), "ls-tree", "-z", "--name-only",
@@ -140,10 +140,12 @@ def page_paragraphs(page: str, name: str) -> Iterator[tuple[str, str, str]]:
 def page_questions(title: str, context: str, rest: str) -> Iterator[dict]:
     kept = 0
     for question, answers in _QA.findall(rest):
+        if kept >= EXPLORER_QUESTIONS:
+            return
         texts = [html.unescape(a).strip() for a in _ANSWER.findall(answers)]
         texts = [t for t in texts if t and t in context]
         question = html.unescape(re.sub(r"<[^>]+>", "", question)).strip()
-        if not texts or not question or EVAL_NAMES.search(question) or kept >= EXPLORER_QUESTIONS:
+        if not texts or not question or EVAL_NAMES.search(question):
             continue
         kept += 1
         yield {"id": "", "title": title, "context": context, "question": question, "answers": texts[:1],
@@ -151,12 +153,12 @@ def page_questions(title: str, context: str, rest: str) -> Iterator[dict]:
                "plausible_starts": []}
 
 
-def explorer_sentences(mirror: Path) -> list[str]:
+def explorer_sentences(paragraphs: list[tuple[str, str, str]]) -> list[str]:
     """Every sentence of SQuAD 1.1 train's paragraphs (but a dev or measured article's): the pool in which
     SQuAD 2.0 train's unanswerable questions find the sentence they were written from."""
     from ..text.sentences import sentences
 
-    contexts = {context for _, context, _ in _explorer_paragraphs(mirror)}
+    contexts = {context for _, context, _ in paragraphs}
     return [s for c in sorted(contexts) for s in sentences(c) if not EVAL_NAMES.search(s)]
 
 
@@ -285,8 +287,9 @@ def main(argv: list[str] | None = None) -> None:
     pool = {r["sentence"] for r in qnli}
     if args.explorer:
         taken = {a["title"] for a in first} | {a["title"] for a in articles(show(mirror, SQUAD11))}
-        counts["squad_explorer"] = write(out / "squad_explorer.jsonl", explorer_rows(mirror, taken))
-        pool |= set(explorer_sentences(mirror))
+        paragraphs = list(explorer_paragraphs(mirror))  # the 441 pages, read once
+        counts["squad_explorer"] = write(out / "squad_explorer.jsonl", explorer_rows(paragraphs, taken))
+        pool |= set(explorer_sentences(paragraphs))
     known = {row["id"] for row in squad_rows(first, set())}
     counts["squad2cr"] = write(out / "squad2cr.jsonl", squad2cr_rows(mirror, sorted(pool), known))
     logging.getLogger("ragchain.judge").info(json.dumps(counts))
