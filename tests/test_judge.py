@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 from ragchain_cli.errors import ModelNotFound
-from ragchain_cli.judge.data import page_paragraphs, page_questions, unanswerable_rows
+from ragchain_cli.judge.data import unanswerable_rows
+from ragchain_cli.judge.explorer import page_paragraphs, page_questions, placed_rows
 from ragchain_cli.judge.model import MODEL_FILE, WEIGHTS, OnnxJudge, checked, load_judge
 from ragchain_cli.judge.pairs import asked, near_miss, passage, squad_pairs
 
@@ -82,3 +83,12 @@ def test_an_explorer_page_gives_its_paragraph_with_its_first_question_and_where_
 
 def test_an_explorer_page_of_a_measured_article_gives_nothing():
     assert list(page_paragraphs(PAGE.replace("Heron Inlet</h1>", "Melbourne</h1>"), "page")) == []
+
+
+def test_an_unanswerable_question_is_put_back_in_its_paragraph_with_its_twins_answer_as_plausible():
+    paragraphs = list(page_paragraphs(PAGE, "page")) + [("Ferry", "The ferry to Fernbrook leaves every hour.", "")]
+    lines = ["5a8d7bf7df8bba001a0f9ab1\tWhen is Heron Inlet closed to fishing ?\t0,0,0,0,0,1,0"]
+    rows = list(placed_rows(paragraphs, lines, known_ids=set()))
+    assert [(r["question"], r["is_impossible"], r["answers"], r["plausible_answers"]) for r in rows] == [
+        ("When is Heron Inlet closed to fishing?", True, [], ["from 1 April to 15 July"]),
+        ("When is Heron Inlet closed?", False, ["from 1 April to 15 July"], [])]

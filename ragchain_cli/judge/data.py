@@ -7,15 +7,15 @@ DIR (--mirror) holds bare git clones of the repositories below, one folder each,
 with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (SQuAD train, one question a line), nli.jsonl
 (SNLI dev and test pairs), boolq.jsonl, qnli.jsonl (QNLI train pairs) and squad2cr.jsonl (SQuAD 2.0
 train's unanswerable questions, each with its near miss among QNLI's sentences); with --explorer also
-squad_explorer.jsonl (SQuAD 1.1 train's paragraphs, each with its first question), and squad2cr.jsonl's
-near misses found among all of SQuAD train's sentences. It logs their counts on stderr. docs/JUDGE.md has
+squad_explorer.jsonl (SQuAD 1.1 train's paragraphs, each with its first question), squad2cr.jsonl's
+near misses found among all of SQuAD train's sentences, and squad2cr_placed.jsonl (SQuAD2-CR's questions
+in their paragraphs, with the answerable questions beside them: judge/explorer.py). It logs their counts on stderr. docs/JUDGE.md has
 the licences and how each source was checked; what may never be trained on is dropped here by title.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import logging
 import math
@@ -103,65 +103,6 @@ def squad_rows(found: list[dict], skip_titles: set[str]) -> Iterator[dict]:
                        "plausible_starts": [a["answer_start"] for a in plausible]}
 
 
-_PAGE_TITLE = re.compile(r'<h1 id="title">(.*?)</h1>', re.S)
-_PARAGRAPH = re.compile(r'<div class="para-wrap">.*?<pre>(.*?)</pre>(.*?)(?=<div class="para-wrap">|$)', re.S)
-_QA = re.compile(r'<strong class="question">(.*?)</strong>(.*?)(?=<div class="qa-wrap">|$)', re.S)
-_ANSWER = re.compile(r'<span class="answer">(.*?)</span>', re.S)
-
-
-def explorer_rows(paragraphs: list[tuple[str, str, str]], skip_titles: set[str]) -> Iterator[dict]:
-    """SQuAD 1.1 train's paragraphs (`explorer_paragraphs`), each with its first EXPLORER_QUESTIONS
-    questions (answer_starts: where the answer text first occurs); none of a skipped article."""
-    for title, context, rest in paragraphs:
-        if title not in skip_titles:
-            yield from page_questions(title, context, rest)
-
-
-def explorer_paragraphs(mirror: Path) -> Iterator[tuple[str, str, str]]:
-    """(title, paragraph, the HTML of its questions) of each page, but a dev or measured article's."""
-    repo, commit, folder = EXPLORER
-    listed = subprocess.run(["git", "--git-dir", str(mirror / repo / "repo"), "ls-tree", "-z", "--name-only",
-                             commit, folder + "/"], check=True, capture_output=True).stdout.decode("utf-8")
-    for path in sorted(n for n in listed.split("\0") if n.endswith(".html")):
-        yield from page_paragraphs(show(mirror, EXPLORER, path), Path(path).stem)
-
-
-def page_paragraphs(page: str, name: str) -> Iterator[tuple[str, str, str]]:
-    """One explorer page's (title, paragraph, the HTML of its questions); none when the article is a dev
-    or measured one."""
-    found = _PAGE_TITLE.search(page)
-    title = html.unescape(found.group(1)).strip().replace(" ", "_") if found else name
-    if title in DEV_TITLES or EVAL_NAMES.search(title.replace("_", " ")):
-        return
-    for context, rest in _PARAGRAPH.findall(page):
-        yield title, html.unescape(context), rest
-
-
-def page_questions(title: str, context: str, rest: str) -> Iterator[dict]:
-    kept = 0
-    for question, answers in _QA.findall(rest):
-        if kept >= EXPLORER_QUESTIONS:
-            return
-        texts = [html.unescape(a).strip() for a in _ANSWER.findall(answers)]
-        texts = [t for t in texts if t and t in context]
-        question = html.unescape(re.sub(r"<[^>]+>", "", question)).strip()
-        if not texts or not question or EVAL_NAMES.search(question):
-            continue
-        kept += 1
-        yield {"id": "", "title": title, "context": context, "question": question, "answers": texts[:1],
-               "answer_starts": [context.index(texts[0])], "is_impossible": False, "plausible_answers": [],
-               "plausible_starts": []}
-
-
-def explorer_sentences(paragraphs: list[tuple[str, str, str]]) -> list[str]:
-    """Every sentence of SQuAD 1.1 train's paragraphs (but a dev or measured article's): the pool in which
-    SQuAD 2.0 train's unanswerable questions find the sentence they were written from."""
-    from ..text.sentences import sentences
-
-    contexts = {context for _, context, _ in paragraphs}
-    return [s for c in sorted(contexts) for s in sentences(c) if not EVAL_NAMES.search(s)]
-
-
 def detokenized(text: str) -> str:
     """e-SNLI's sentences are tokenised ("a dog ."): put the punctuation back."""
     text = re.sub(r" ([.,!?;:%)\]])", r"\1", text.strip())
@@ -217,15 +158,20 @@ def unanswerable_rows(lines: list[str], sentences: list[str], known_ids: set[str
     """SQuAD2-CR's TSV rows (qid, tokenised question, ...) paired with their near miss among `sentences`."""
     weights, index = _word_index(sentences)
     unseen = math.log(max(len(sentences), 1))  # the weight of a word no sentence holds
+    for qid, question in cr_questions(lines, known_ids):
+        best, share = _best_sentence(question, weights, index, unseen)
+        if share >= CR_OVERLAP and not EVAL_NAMES.search(sentences[best]):
+            yield {"question": question, "sentence": sentences[best], "label": 0, "source": "squad2cr_train"}
+
+
+def cr_questions(lines: list[str], known_ids: set[str]) -> Iterator[tuple[str, str]]:
+    """(qid, question) of SQuAD2-CR's TSV rows, detokenised; none already known or naming a measured article."""
     for line in lines:
         qid, tokens = line.split("\t")[:2]
         question = re.sub(r"(\w) - (\w)", r"\1-\2", detokenized(tokens.strip().strip('"').replace('""', '"')))
         question = re.sub(r"(?:``|''|\") (.*?) (?:''|``|\")", r'"\1"', question)
-        if not _ID.fullmatch(qid) or qid in known_ids or EVAL_NAMES.search(question):
-            continue
-        best, share = _best_sentence(question, weights, index, unseen)
-        if share >= CR_OVERLAP and not EVAL_NAMES.search(sentences[best]):
-            yield {"question": question, "sentence": sentences[best], "label": 0, "source": "squad2cr_train"}
+        if _ID.fullmatch(qid) and qid not in known_ids and not EVAL_NAMES.search(question):
+            yield qid, question
 
 
 def _content_words(text: str) -> set[str]:
@@ -269,8 +215,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mirror", required=True, help="folder of bare git clones, owner+name/repo")
     parser.add_argument("--out", required=True)
     parser.add_argument("--explorer", action="store_true",
-                        help="also read SQuAD 1.1 train's explorer pages: squad_explorer.jsonl, and SQuAD2-CR's "
-                             "questions paired among all of SQuAD train's sentences, not QNLI's alone (the shipped "
+                        help="also read SQuAD 1.1 train's explorer pages: squad_explorer.jsonl, SQuAD2-CR's "
+                             "questions paired among all of SQuAD train's sentences, not QNLI's alone, and "
+                             "squad2cr_placed.jsonl (the shipped "
                              "weights were built without it; docs/JUDGE.md)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
@@ -285,12 +232,16 @@ def main(argv: list[str] | None = None) -> None:
     qnli = list(qnli_rows(mirror))
     counts["qnli"] = write(out / "qnli.jsonl", iter(qnli))
     pool = {r["sentence"] for r in qnli}
+    known = {row["id"] for row in squad_rows(first, set())}
     if args.explorer:
+        from .explorer import explorer_paragraphs, explorer_rows, explorer_sentences, placed_rows
+
         taken = {a["title"] for a in first} | {a["title"] for a in articles(show(mirror, SQUAD11))}
         paragraphs = list(explorer_paragraphs(mirror))  # the 441 pages, read once
         counts["squad_explorer"] = write(out / "squad_explorer.jsonl", explorer_rows(paragraphs, taken))
         pool |= set(explorer_sentences(paragraphs))
-    known = {row["id"] for row in squad_rows(first, set())}
+        counts["squad2cr_placed"] = write(out / "squad2cr_placed.jsonl", placed_rows(
+            [p for p in paragraphs if p[0] not in taken], show(mirror, SQUAD2CR).splitlines()[1:], known))
     counts["squad2cr"] = write(out / "squad2cr.jsonl", squad2cr_rows(mirror, sorted(pool), known))
     logging.getLogger("ragchain.judge").info(json.dumps(counts))
 
