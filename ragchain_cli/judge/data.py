@@ -9,8 +9,9 @@ with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (SQuAD train, one 
 train's unanswerable questions, each with its near miss among QNLI's sentences); with --explorer also
 squad_explorer.jsonl (SQuAD 1.1 train's paragraphs, each with its first question), squad2cr.jsonl's
 near misses found among all of SQuAD train's sentences, and squad2cr_placed.jsonl (SQuAD2-CR's questions
-in their paragraphs, with the answerable questions beside them: judge/explorer.py). It logs their counts on stderr. docs/JUDGE.md has
-the licences and how each source was checked; what may never be trained on is dropped here by title.
+in their paragraphs, with the answerable questions beside them: judge/explorer.py). It logs their counts
+on stderr. docs/JUDGE.md has the licences and how each source was checked; what may never be trained on
+is dropped here by title.
 """
 
 from __future__ import annotations
