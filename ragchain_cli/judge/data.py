@@ -42,7 +42,6 @@ SQUAD2CR = ("antest1+SQuAD2-CR", "fe7a2f41c58a11770483f59142ca2eed06da758d", "ra
 # the next commit, c4f8d268), each paragraph with its questions and answer texts; SQuAD 2.0 train has the same
 # paragraphs, so its unanswerable questions (SQuAD2-CR's) find their sentence here
 EXPLORER = ("rajpurkar+SQuAD-explorer", "13f82e35b9a1fb9173f863b35f5675030646571e", "explore/1.1/train")
-EXPLORER_QUESTIONS = 1  # questions taken from each paragraph (the first ones), so SQuAD does not crowd out the rest
 CR_OVERLAP = 0.5  # share of a question's word weight a sentence of the pool must hold to be taken as its near miss
 QNLI_TSV = tuple(f"data/k-shot/QNLI/16-{seed}/{split}.tsv" for seed in (13, 21, 42, 87, 100) for split in ("train", "dev"))
 # QNLI has no titles: a pair that names an article of qa-cmu-dev or shared/data/squad2-dev is dropped by its words
@@ -218,16 +217,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--explorer", action="store_true",
                         help="also read SQuAD 1.1 train's explorer pages: squad_explorer.jsonl, SQuAD2-CR's "
                              "questions paired among all of SQuAD train's sentences, not QNLI's alone, and "
-                             "squad2cr_placed.jsonl (the shipped "
-                             "weights were built without it; docs/JUDGE.md)")
+                             "squad2cr_placed.jsonl (the shipped weights were built without it; docs/JUDGE.md)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     mirror, out = Path(args.mirror), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     first = articles(show(mirror, SQUAD2))
     counts = Counter(squad2_train=write(out / "squad2_train.jsonl", squad_rows(first, set())))
-    counts["squad_extra"] = write(out / "squad_extra.jsonl",
-                                  squad_rows(articles(show(mirror, SQUAD11)), {a["title"] for a in first}))
+    extra = articles(show(mirror, SQUAD11))
+    counts["squad_extra"] = write(out / "squad_extra.jsonl", squad_rows(extra, {a["title"] for a in first}))
     counts["nli"] = write(out / "nli.jsonl", snli_rows(mirror))
     counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
     qnli = list(qnli_rows(mirror))
@@ -237,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.explorer:
         from .explorer import explorer_paragraphs, explorer_rows, explorer_sentences, placed_rows
 
-        taken = {a["title"] for a in first} | {a["title"] for a in articles(show(mirror, SQUAD11))}
+        taken = {a["title"] for a in first + extra}
         paragraphs = list(explorer_paragraphs(mirror))  # the 441 pages, read once
         counts["squad_explorer"] = write(out / "squad_explorer.jsonl", explorer_rows(paragraphs, taken))
         pool |= set(explorer_sentences(paragraphs))

@@ -15,14 +15,15 @@ import subprocess
 from pathlib import Path
 from typing import Iterator
 
-from .data import (CR_OVERLAP, DEV_TITLES, EVAL_NAMES, EXPLORER, EXPLORER_QUESTIONS, _best_sentence, _content_words,
-                   _word_index, cr_questions, show)
+from .data import (CR_OVERLAP, DEV_TITLES, EVAL_NAMES, EXPLORER, _best_sentence, _content_words, _word_index,
+                   cr_questions, show)
 from .pairs import _holding, _split
 
 _PAGE_TITLE = re.compile(r'<h1 id="title">(.*?)</h1>', re.S)
 _PARAGRAPH = re.compile(r'<div class="para-wrap">.*?<pre>(.*?)</pre>(.*?)(?=<div class="para-wrap">|$)', re.S)
 _QA = re.compile(r'<strong class="question">(.*?)</strong>(.*?)(?=<div class="qa-wrap">|$)', re.S)
 _ANSWER = re.compile(r'<span class="answer">(.*?)</span>', re.S)
+EXPLORER_QUESTIONS = 1  # questions taken from each paragraph (the first ones), so SQuAD does not crowd out the rest
 
 
 def explorer_paragraphs(mirror: Path) -> Iterator[tuple[str, str, str]]:
@@ -99,15 +100,17 @@ def placed_rows(paragraphs: list[tuple[str, str, str]], lines: list[str], known_
     spans = [_split(context) for _, context, _ in paragraphs]
     pool = [(k, i) for k, found in enumerate(spans) for i, span in enumerate(found) if not EVAL_NAMES.search(span[2])]
     weights, index = _word_index([spans[k][i][2] for k, i in pool])
-    unseen, twins, rows = math.log(max(len(pool), 1)), {}, []
+    unseen, twins, rows, asked = math.log(max(len(pool), 1)), {}, [], {}
     for qid, question in cr_questions(lines, known_ids):
         best, share = _best_sentence(question, weights, index, unseen)
         if share < CR_OVERLAP:
             continue
         k, i = pool[best]
         (title, context, rest), mine = paragraphs[k], _content_words(question)
+        if k not in asked:  # a paragraph's questions, parsed once however many are placed in it
+            asked[k] = questions(context, rest)
         inside = [(len(mine & _content_words(q)), -n, q, a, at)
-                  for n, (q, a, at) in enumerate(questions(context, rest)) if _holding(spans[k], at) == i]
+                  for n, (q, a, at) in enumerate(asked[k]) if _holding(spans[k], at) == i]
         twin = max(inside) if inside else None
         if twin and twin[2].lower() == question.lower():
             continue
