@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .snippets import snippet
-
 Run = dict[str, dict[str, float]]  # a ranking per query: qid -> doc_id -> score (TREC run; higher is better)
 Qrels = dict[str, dict[str, int]]  # judgements: qid -> doc_id -> graded relevance
 
@@ -91,16 +89,3 @@ def sort_hits(hits: list[Hit]) -> list[Hit]:
     """The one ordering rule: by descending score, ties by chunk_id."""
     return sorted(hits, key=lambda h: (-h.score, h.chunk_id))
 
-
-def hit_payload(rank: int, hit: Hit, query: str = "") -> dict:
-    """A search hit as the JSON of `search` and `ask` shows it (one definition for both); its snippet
-    is the part of the chunk that holds the most of the query's words (snippets.py)."""
-    chunk = hit.chunk
-    return {
-        "rank": rank, "score": round(hit.score, 6), "chunk_id": hit.chunk_id, "doc_id": hit.doc_id,
-        "source": chunk.source, "page": chunk.page, "section": chunk.section, "title": chunk.title,
-        "date": chunk.date, "ocr": chunk.ocr,
-        "explain": {name: {"rank": r, "score": round(s, 6)} for name, (r, s) in hit.explain.items()},
-        "snippet": snippet(chunk.text, query),
-        "superseded_by": hit.superseded_by or None, "older_versions": list(hit.older_versions),
-    }

@@ -13,7 +13,8 @@ sentence is quoted instead ("quoted": true, "supported": false: a quote is not c
 
 from __future__ import annotations
 
-from ..types import Hit, hit_payload
+from ..hits import hit_payload
+from ..types import Hit
 from .decide import NOT_SAID, Decision
 from .draft import Draft
 from .verify import Verdict

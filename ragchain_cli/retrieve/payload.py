@@ -1,8 +1,9 @@
-"""One query's search result as `search` prints it (each hit as types.hit_payload shows it)."""
+"""One query's search result as `search` prints it (each hit as hits.hit_payload shows it)."""
 
 from __future__ import annotations
 
-from ..types import Hit, hit_payload
+from ..hits import hit_payload
+from ..types import Hit
 
 
 def search_payload(pipeline, query: str, hits: list[Hit]) -> dict:
