@@ -2,30 +2,83 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import shutil
 
 import pytest
 
 from ragchain_cli.errors import ModelNotFound
+from ragchain_cli.judge import model
 from ragchain_cli.judge.data import unanswerable_rows
 from ragchain_cli.judge.explorer import page_paragraphs, page_questions, placed_rows
-from ragchain_cli.judge.model import MODEL_FILE, WEIGHTS, OnnxJudge, checked, load_judge
+from ragchain_cli.judge.model import MANIFEST, MODEL_FILE, PINNED, TOKENIZER, WEIGHTS, OnnxJudge, checked, load_judge
+from ragchain_cli.llm import models
 from ragchain_cli.judge.pairs import asked, near_miss, passage, squad_pairs
 
 
-def test_the_shipped_weights_match_their_pinned_sha256():
+def test_the_pins_in_code_equal_the_shipped_files():
+    """Weights retrained with judge/train.py fail here until PINNED in judge/model.py is updated
+    (train.py logs the new pins)."""
+    actual = {name: ((WEIGHTS / name).stat().st_size, hashlib.sha256((WEIGHTS / name).read_bytes()).hexdigest())
+              for name in (MODEL_FILE, TOKENIZER)}
+    assert actual == {name: (pin.size, pin.sha256) for name, pin in PINNED.items()}
+
+
+def test_the_shipped_weights_match_their_pins():
     assert checked(WEIGHTS).name == MODEL_FILE
 
 
-def test_a_changed_model_file_is_refused(tmp_path):
+def _substituted(tmp_path, name: str):
+    """A copy of the shipped folder with one byte of `name` changed and the manifest agreeing with it."""
+    copy = tmp_path / "weights"
+    shutil.copytree(WEIGHTS, copy)
+    data = bytearray((copy / name).read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (copy / name).write_bytes(bytes(data))
+    record = json.loads((copy / MANIFEST).read_text(encoding="utf-8"))
+    record["sha256"] = hashlib.sha256((copy / MODEL_FILE).read_bytes()).hexdigest()
+    (copy / MANIFEST).write_text(json.dumps(record), encoding="utf-8")
+    return copy
+
+
+@pytest.mark.parametrize("name", [MODEL_FILE, TOKENIZER])
+def test_a_substituted_file_where_the_judge_loads_is_refused_whatever_its_manifest_says(tmp_path, monkeypatch, name):
+    copy = _substituted(tmp_path, name)
+    monkeypatch.setattr(model, "WEIGHTS", copy)  # where the loader looks for the shipped judge
+    actual = hashlib.sha256((copy / name).read_bytes()).hexdigest()
+    with pytest.raises(ModelNotFound, match=f"{name}.*expected {PINNED[name].sha256}, got {actual}"):
+        OnnxJudge(copy)
+
+
+def test_a_changed_model_file_in_another_folder_is_refused_by_its_manifest(tmp_path):
     copy = tmp_path / "weights"
     shutil.copytree(WEIGHTS, copy)
     data = bytearray((copy / MODEL_FILE).read_bytes())
     data[len(data) // 2] ^= 0xFF
     (copy / MODEL_FILE).write_bytes(bytes(data))
-    with pytest.raises(ModelNotFound, match="SHA-256"):
+    with pytest.raises(ModelNotFound, match="wrong sha256"):
         OnnxJudge(copy)
+
+
+def test_the_mismatch_says_a_retrained_judge_needs_its_pin_in_code(tmp_path, monkeypatch):
+    copy = _substituted(tmp_path, MODEL_FILE)
+    monkeypatch.setattr(model, "WEIGHTS", copy)
+    with pytest.raises(ModelNotFound) as caught:
+        checked(copy)
+    assert "PINNED in ragchain_cli/judge/model.py" in caught.value.hint
+
+
+def test_a_second_check_stats_the_files_without_hashing_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGCHAIN_CACHE", str(tmp_path / "cache"))
+    hashed = []
+    real = models.sha256_file
+    monkeypatch.setattr(models, "sha256_file", lambda path: hashed.append(path.name) or real(path))
+    checked(WEIGHTS)
+    first = sorted(hashed)
+    checked(WEIGHTS)
+    assert (first, len(hashed)) == (sorted([MODEL_FILE, TOKENIZER]), 2)
 
 
 # Invented text: no data set's sentence.

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ragchain_cli.judge.model import OnnxJudge, manifest
-from ragchain_cli.judge.train import main
+from ragchain_cli.judge.train import main, pins_line
 
 PARAGRAPH = ("The Orrin Bridge was opened in 1911 by the county council. It carries the coast road over the "
              "Tamsy estuary. A toll of one penny was charged until 1950, when the county bought out the company.")
@@ -42,6 +42,11 @@ def trained(tmp_path_factory):
 
 def test_training_writes_a_pinned_int8_model(trained):
     assert manifest(trained)["size"] == (trained / "judge-int8.onnx").stat().st_size
+
+
+def test_the_script_gives_the_pins_that_shipping_the_weights_needs_in_code(trained):
+    record = manifest(trained)
+    assert f"'judge-int8.onnx': Pin({record['size']}, '{record['sha256']}')" in pins_line(trained)
 
 
 def test_the_trained_model_scores_pairs_as_probabilities(trained):

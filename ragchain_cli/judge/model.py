@@ -1,5 +1,8 @@
 """The answer judge: a cross-encoder ragchain trains itself (judge/train.py) and ships inside the
-package as int8 ONNX, pinned by SHA-256, run by onnxruntime on the CPU. Nothing is downloaded.
+package as int8 ONNX, run by onnxruntime on the CPU. Nothing is downloaded. The shipped model and
+tokenizer are pinned by size and SHA-256 here in code (PINNED), each hashed once and then vouched for
+by a marker in the model cache (llm.models.verify_pinned); manifest.json beside them records how
+they were trained, and pins only a judge in another folder (one train.py has just written).
 
 One main method, `score(pairs) -> probabilities`: for each (text, sentence), how likely the sentence
 supports the text, where the text is a question (does the sentence answer it?), a question with an
@@ -8,21 +11,32 @@ answer (`pairs.asked`: does the sentence give that answer?) or a claim (does it 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 import numpy as np
 
 from ..errors import DependencyMissing, ModelNotFound
+from ..llm.models import Pin, verify_pinned
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 MODEL_FILE = "judge-int8.onnx"
+TOKENIZER = "tokenizer.json"
 MANIFEST = "manifest.json"  # the model's SHA-256, size, input length and how it was trained
 BATCH = 32
+
+# The shipped judge. New weights from judge/train.py need their size and SHA-256 here (train.py logs
+# them; tests/test_judge.py fails until they match): manifest.json alone pins nothing.
+PINNED: Mapping[str, Pin] = {
+    MODEL_FILE: Pin(23_041_078, "7bf08c375bfe749c3dfcd600b80539d167008a47bfba59663afe53b0e50a9e3f"),
+    TOKENIZER: Pin(466_247, "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"),
+}
+REINSTALL = "./install.sh, or `git checkout ragchain_cli/judge/weights` in a checkout"
+RETRAINED = ("; weights retrained on purpose (python -m ragchain_cli.judge.train) need their size and SHA-256 "
+             "in PINNED in ragchain_cli/judge/model.py")
 
 
 class Judge(Protocol):
@@ -51,35 +65,43 @@ def manifest(folder: Path = WEIGHTS) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def checked(folder: Path = WEIGHTS) -> Path:
-    """The judge's model file, after its size and SHA-256 match the manifest's."""
-    pinned, path = manifest(folder), folder / MODEL_FILE
-    if not path.is_file() or path.stat().st_size != pinned["size"]:
-        raise ModelNotFound(f"the answer judge {path} is missing or truncated",
-                            "reinstall ragchain (./install.sh)")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != pinned["sha256"]:
-        raise ModelNotFound(f"the answer judge {path} does not match its pinned SHA-256 ({pinned['sha256'][:16]}...)",
-                            "reinstall ragchain (./install.sh)")
-    return path
+def manifest_pins(folder: Path) -> dict[str, Pin]:
+    """The model file as the folder's manifest.json pins it (what train.py wrote)."""
+    record = manifest(folder)
+    return {MODEL_FILE: Pin(int(record["size"]), record["sha256"])}
+
+
+def checked(folder: Path = WEIGHTS, pins: Mapping[str, Pin] | None = None) -> Path:
+    """The judge's model file, once every pinned file matches its pin: by default PINNED for the
+    shipped folder, the folder's manifest for any other."""
+    shipped = pins is None and folder.resolve() == WEIGHTS
+    if pins is None:
+        pins = PINNED if shipped else manifest_pins(folder)
+    install = REINSTALL if shipped else f"python -m ragchain_cli.judge.train --out {folder}"
+    for name, pin in pins.items():
+        verify_pinned(folder / name, pin, f"judge.{name}.{pin.sha256[:12]}", install,
+                      instead=RETRAINED if shipped else "; its manifest.json pins it")
+    return folder / MODEL_FILE
 
 
 class OnnxJudge:
-    """The shipped judge (or a folder holding another one's manifest, model file and tokenizer)."""
+    """The shipped judge (or a folder holding another one's manifest, model file and tokenizer);
+    `pins` overrides what checked() compares the files with."""
 
-    def __init__(self, folder: Path = WEIGHTS, threads: int | None = None) -> None:
+    def __init__(self, folder: Path = WEIGHTS, threads: int | None = None,
+                 pins: Mapping[str, Pin] | None = None) -> None:
         try:
             import onnxruntime
             from tokenizers import Tokenizer
         except ImportError:
             raise DependencyMissing("the answer judge needs onnxruntime and tokenizers",
                                     "pip install onnxruntime tokenizers") from None
-        path = checked(folder)
+        path = checked(folder, pins)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER))
         self.max_length = int(manifest(folder)["max_length"])
         self.inputs = {i.name for i in self.session.get_inputs()}
 

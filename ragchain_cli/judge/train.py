@@ -8,6 +8,7 @@ trains one pass over the sampled pairs (judge/pairs.py) with binary cross-entrop
 SQuAD articles held out by title (fixed before training: a hash of the title), exports ONNX,
 quantises it to int8 (onnxruntime's dynamic quantisation), checks the int8 scores against the
 PyTorch ones, and writes manifest.json (SHA-256, size, data counts, the held-out figures, time).
+Shipped weights are pinned in code (PINNED in judge/model.py): the last line logged gives the new pins.
 docs/JUDGE.md has the data's sources and how long a run takes on 2 cores.
 """
 
@@ -25,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .model import MANIFEST, MODEL_FILE, encode, sigmoid
+from ..llm.models import sha256_file
+from .model import MANIFEST, MODEL_FILE, TOKENIZER, encode, sigmoid
 from .pairs import Pair, boolq_pairs, nli_pairs, qnli_pairs, read_jsonl, squad_pairs
 
 SHARES = {"question": 0.40, "answer": 0.35, "claim": 0.25}  # of --examples, by the text's form
@@ -157,11 +159,17 @@ def figures(pairs: list[Pair], scores: np.ndarray) -> dict:
     return out
 
 
+def pins_line(folder: Path) -> str:
+    """The PINNED entries (judge/model.py) for the files written to `folder`."""
+    return ", ".join(f"{name!r}: Pin({(folder / name).stat().st_size}, {sha256_file(folder / name)!r})"
+                     for name in (MODEL_FILE, TOKENIZER))
+
+
 def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds: float, steps: int, base: Path) -> None:
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from .model import OnnxJudge
+    from .model import OnnxJudge, manifest_pins
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -181,11 +189,13 @@ def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds
     (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     sample = eval_pairs[:: max(1, len(eval_pairs) // 3000)]
     reference = torch_scores(model, tokenizer, sample, args.max_length)
-    shipped = np.array(OnnxJudge(out).score([(p.text, p.sentence) for p in sample]))
+    judge = OnnxJudge(out, pins=manifest_pins(out))  # the manifest just written: PINNED is the shipped judge's
+    shipped = np.array(judge.score([(p.text, p.sentence) for p in sample]))
     record["held_out"] = {"torch": figures(sample, reference), "int8": figures(sample, shipped),
                           "int8_max_abs_diff": round(float(np.abs(shipped - reference).max()), 4) if len(sample) else 0.0}
     (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     log(f"held out: {json.dumps(record['held_out'])}")
+    log(f"to ship these weights, put their pins in PINNED in ragchain_cli/judge/model.py: {pins_line(out)}")
 
 
 def main(argv: list[str] | None = None) -> None:
