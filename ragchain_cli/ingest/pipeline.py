@@ -10,8 +10,10 @@ possibly their vectors, and hands them to the Sink.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -122,20 +124,22 @@ def ingest(index: Index, paths: list[Path], options: IngestOptions, progress: Pr
                              options.batch_chunks, notes.embedded_so_far)  # no reference back to the writer
         sink = Sink(index.docstore, writer, report, notes)
         try:
-            found = _collect(paths, report, options)
+            found, unreadable = _collect(paths, report, options)
             notes.found([_size(f.path) for f in found])
-            _write_all(index, writer, engine, found, paths, sink)
+            _write_all(index, writer, engine, found, unreadable, paths, sink)
         except KeyboardInterrupt:
             raise _interrupted(writer, report, sink.partial()) from None
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 
 
-def _write_all(index, writer, engine, found: list[Found], paths, sink: "Sink") -> None:
+def _write_all(index, writer, engine, found: list[Found], unreadable: list[Unreadable], paths,
+               sink: "Sink") -> None:
     report, notes = sink.report, sink.notes
     gone = _gone(index.docstore, paths, {storable(str(f.path)) for f in found})
     writer.remove_files(gone)
     report.files_removed = len(gone)
+    report.skipped += _not_read(index.docstore, unreadable)
     engine.run(_plan(index.docstore, found, sink, notes), sink, lambda done, _total, path: notes.file(done, path))
     writer.flush()
     report.chunks_added, report.chunks_removed = writer.added, writer.removed
@@ -184,28 +188,66 @@ def _binder(index: Index, options: IngestOptions) -> Callable[[int], None]:
     return bind
 
 
-def _collect(paths: list[Path], report: IngestReport, options: IngestOptions) -> list[Found]:
-    """The files found below `paths` (of a sharded index: those of this shard), problems reported."""
-    found = []
+def _collect(paths: list[Path], report: IngestReport, options: IngestOptions) -> tuple[list[Found], list[Unreadable]]:
+    """The files found below `paths` (of a sharded index: those of this shard), and the paths found
+    but not read (a FIFO, a folder without permission, a broken link); ignore-file problems reported."""
+    found, unreadable = [], []
     for item in discover(paths, options.base):
         if isinstance(item, Found) and not in_shard(item.doc_id, options.shard):
             continue
         if isinstance(item, Unreadable):
-            report.skipped.append(Skipped(storable(item.path), item.reason))
+            unreadable.append(item)
         elif isinstance(item, IgnoreProblem):
             report.warnings.append(Skipped(storable(item.path), item.reason))
         else:
             found.append(item)
     report.files_seen = len(found)
-    return found
+    return found, unreadable
 
 
 def _gone(docstore: DocStore, paths: list[Path], present: set[str]) -> list[str]:
     """Recorded files below the ingested paths that are no longer there (roots in the form the
-    files were stored under: absolute, symbolic links kept)."""
+    files were stored under: absolute, symbolic links kept). A file that is there but cannot be
+    read (a FIFO now, no permission) is not gone: it keeps its last good version (_not_read)."""
     roots = [str(absolute(p)) for p in paths]
     below = [p for p in docstore.file_paths() if any(p == r or p.startswith(r.rstrip("/") + "/") for r in roots)]
-    return [p for p in below if p not in present and not Path(p).exists()]
+    return [p for p in below if p not in present and not _there(p)]
+
+
+def _there(path: str) -> bool:
+    """Whether a file is still there, readable or not: only "no such file" says it is gone (a name
+    that cannot be looked up, in a folder without permission or through a loop of links, may be there)."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _not_read(docstore: DocStore, unreadable: list[Unreadable]) -> list[Skipped]:
+    """Each path found but not read, reported once with its reason; what the index holds of it (the
+    file, or the files below a folder) stays, marked stale, and the report says so (kept_previous).
+    Called after the gone files are removed: what the index still holds is what it keeps."""
+    held = sorted(docstore.file_paths()) if unreadable else []
+    skipped = []
+    for item in unreadable:
+        kept = _at_or_below(held, storable(str(absolute(item.path))))
+        for path in kept:
+            docstore.mark_stale(path, item.reason)
+        skipped.append(Skipped(storable(item.path), item.reason, kept_previous=bool(kept)))
+    return skipped
+
+
+def _at_or_below(held: list[str], key: str) -> list[str]:
+    """The paths of the sorted `held` that are `key` or below it (those starting with `key` are together)."""
+    found, at = [], bisect.bisect_left(held, key)
+    while at < len(held) and held[at].startswith(key):
+        if held[at] == key or held[at].startswith(key.rstrip("/") + "/"):
+            found.append(held[at])
+        at += 1
+    return found
 
 
 def _size(path: Path) -> int:

@@ -158,7 +158,7 @@ def _combined(reports: list[IngestReport], manifest: ShardManifest, options: Ing
         for name in SUMMED:
             setattr(report, name, getattr(report, name) + getattr(part, name))
         report.upgraded = sorted(set(report.upgraded) | set(part.upgraded))
-        report.skipped += [s for s in part.skipped if s not in report.skipped]
+        report.skipped = _once_each(report.skipped + part.skipped)
         report.warnings += [w for w in part.warnings if w not in report.warnings]
     for state in manifest.shards:
         if state.state == "failed":
@@ -166,6 +166,18 @@ def _combined(reports: list[IngestReport], manifest: ShardManifest, options: Ing
                                           "the next ingest redoes it"))
     report.shards = [dataclasses.asdict(state) for state in manifest.shards]
     return report
+
+
+
+def _once_each(skipped: list[Skipped]) -> list[Skipped]:
+    """One entry a path and reason: a file no shard could read is found by each, and kept_previous
+    is true when the shard that held it kept its last good version."""
+    merged: dict[tuple[str, str], Skipped] = {}
+    for item in skipped:
+        seen = merged.setdefault((item.path, item.reason), item)
+        if item.kept_previous and not seen.kept_previous:
+            merged[(item.path, item.reason)] = item
+    return list(merged.values())
 
 
 __all__ = ["ingest_shard", "ingest_sharded"]
