@@ -1,8 +1,9 @@
 """The answer case table (tests/cases/answers.yaml): written for the purpose, drawn from no QA set.
 
 Each case gives a question, the passages the answer side read, and the draft a model replied
-(null: the model should not even be asked). The case runs through the same stages `ask` uses:
-gather (with the case's passages as the search result) -> decide -> verify. No answer model and no
+(null: the model should not even be asked). The case runs through `ask`'s own workflow (AskWorkflow,
+with the Settings' options and the shipped judge): its search gives the case's passages, and a
+scripted model replies the case's draft each time it is asked (tests/scripted.py). No answer model and no
 index: the signals that would come from the index are computed from the case's own passages (the
 bundled query encoder for the cosines; BM25 and document frequencies from a background collection in
 which an English word is common and any other word as rare as the case's passages make it), so a word the passages lack is a rare word, as in a real
@@ -17,17 +18,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ragchain_cli.answer.decide import decide
-from ragchain_cli.config import DEFAULTS
+from ragchain_cli.answer.gather import Searched
+from ragchain_cli.answer.workflow import AskOptions, AskWorkflow
 from ragchain_cli.judge.model import load_judge
-from ragchain_cli.answer.draft import Attempt, Draft
-from ragchain_cli.answer.gather import Searched, gather
-from ragchain_cli.answer.prompt import extract_citations
-from ragchain_cli.answer.verify import verify
-from ragchain_cli.text.polar import said_side
-from ragchain_cli.text.replies import shorten
+from ragchain_cli.text.polar import is_polar, said_side
 from ragchain_cli.text.words import TermStats, is_content, stem, stems_of, tokens
 from ragchain_cli.types import Chunk, Hit
+from scripted import ScriptedModel
 
 BACKGROUND = 10_000
 HERE = Path(__file__).parent / "cases"
@@ -84,19 +81,28 @@ def stats_of(case: dict, english: frozenset[str]) -> TermStats:
         w: BACKGROUND // 10 if w.lower() in english else sum(stem(w) in h for h in held) for w in words})
 
 
-def run(case: dict, encoder, english):
-    """The case through gather, decide and verify as `ask` runs them by default (the shipped judge, the
-    Settings' verdicts and bars)."""
+@pytest.fixture(scope="module")
+def judge():
+    return load_judge()
+
+
+def run(case: dict, encoder, english, judge) -> dict:
+    """The case's payload from `ask`'s workflow as it runs by default (AskOptions: the Settings' passages,
+    readings, verdicts and bars): the model replies the case's draft each time (a null draft: it declines)."""
     stats = stats_of(case, english)
     hits = hits_of(case, encoder, stats)
-    judge = load_judge()
-    gathered = gather(case["question"], lambda q: Searched(hits, q), stats, encoder, passages=4, judge=judge)
-    decision = decide(gathered, True, DEFAULTS.verdicts, DEFAULTS.judge_answers)
-    if case["draft"] is None or not decision.answerable:
-        return decision, None
-    text, citations = extract_citations(shorten(case["draft"]), hits, case["question"])
-    draft = Draft(text, citations, hits, Attempt(360), 0.0)
-    return decision, verify(decision, draft, stats, judge, DEFAULTS.judge_supports, DEFAULTS.verdicts)
+    model = ScriptedModel(*[case["draft"] or ""] * 2)
+    workflow = AskWorkflow(lambda q: Searched(hits, q), stats, encoder, lambda: model, AskOptions(), judge=judge)
+    return workflow.ask(case["question"])
+
+
+def outcome(payload: dict) -> tuple[str, str, str]:
+    """(verdict, the text shown as the model's answer, why it is not verified). A reply not verified may
+    give way to the passage's own sentence (answer/quote.py): the case judges the reply, kept as "draft"."""
+    got = "refused" if not payload["answered"] else "verified" if payload["supported"] else "not_verified"
+    if payload.get("quoted"):
+        return got, payload["draft"], payload["draft_not_verified"]
+    return got, payload["answer"], payload.get("not_verified") or ""
 
 
 def test_every_known_gap_names_a_case():
@@ -104,22 +110,20 @@ def test_every_known_gap_names_a_case():
 
 
 @pytest.mark.parametrize("case", PARAMS)
-def test_case(case, encoder, english):
-    decision, verdict = run(case, encoder, english)
+def test_case(case, encoder, english, judge):
+    payload = run(case, encoder, english, judge)
     expect = case["expect"]
-    got = "refused" if verdict is None or not verdict.answered else \
-        "verified" if verdict.supported else "not_verified"
-    shown = "" if verdict is None else verdict.text
-    detail = f"{case['id']}: got {got} {shown!r} reason={getattr(verdict, 'reason', '')!r} " \
-             f"evidence={decision.evidence()['probability']}; {case.get('why', '')}"
+    got, shown, reason = outcome(payload)
+    detail = f"{case['id']}: got {got} {shown!r} reason={reason!r} " \
+             f"evidence={(payload['evidence'] or {}).get('probability')}; {case.get('why', '')}"
     allowed = expect["verdict"] if isinstance(expect["verdict"], list) else [expect["verdict"]]
     assert got in allowed, detail
     if got == "refused":
         return
-    if expect.get("side") and decision.polar and said_side(shown) is not None:  # shown as the model wrote it
+    if expect.get("side") and is_polar(case["question"]) and said_side(shown) is not None:  # as the model wrote it
         assert said_side(shown) == expect["side"], detail
     if expect.get("reason"):
-        assert expect["reason"].lower() in verdict.reason.lower(), detail
+        assert expect["reason"].lower() in reason.lower(), detail
     for text in expect.get("shown_contains") or []:
         assert text.lower() in shown.lower(), detail
     if expect.get("shown_starts"):
