@@ -37,6 +37,8 @@ BENCHMARKS = {
     "ray": ("ray_bench.py", "`ingest --engine ray` against `--engine local`, side by side"),
     "crash": ("crash_bench.py", "ingests killed with SIGKILL, and hostile inputs, at a larger scale than the tests"),
     "versions": ("versions_bench.py", "`ask --versions` on the versioned test corpus; the version step's cost"),
+    "ask-served": ("ask_served.py", "`ask` drafting in-process against through a llama.cpp server, same GGUF: "
+                   "one-shot and warm seconds, agreement, clients at once"),
     "ask-pair": ("ask_pair.py", "`ask` of two checkouts (or two settings) side by side: seconds a question, answers"),
     "qa-sets": ("qa/make_sets.py", "the fixed halves A and B of the CMU QA data, and their subsets in bench/qa/"),
     "squad2-halves": ("squad2_halves.py", "the fixed halves of SQuAD 2.0 dev used to choose and report abstention"),

@@ -43,7 +43,9 @@ class Settings:
     rerank_depth: int = 20
     reranker_model: str = ""
     rerank_instruction: str = ""
-    llm: str = ""
+    llm: str = ""  # a catalogue name, a .gguf path, or an OpenAI-compatible server's URL (llm/served.py)
+    llm_model: str = ""  # --llm URL: the served model's name ("": the server's only one)
+    llm_timeout: float = 60.0  # --llm URL: seconds to wait for the server's answer
     n_ctx: int = 4096  # the context window of every local LLM (answers, hyde, --expand, LLM rerankers)
     # ask: how much the model reads and writes (answer/workflow.py AskOptions takes these, ask_fields())
     max_tokens: int = 64  # the longest answer; one sentence is asked for and generation stops at its end
@@ -221,6 +223,8 @@ def load_settings(
     if settings.verdicts not in VERDICTS:
         raise UsageError(f"verdicts must be one of {', '.join(VERDICTS)}, got {settings.verdicts!r}",
                          "judge: the trained answer judge decides; both: the judge and the word checks (either refuses)")
+    if settings.llm_timeout <= 0:
+        raise UsageError(f"llm-timeout must be more than 0 seconds, got {settings.llm_timeout:g}")
     if settings.workers < 0:
         raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

@@ -54,6 +54,14 @@ class ModelNotFound(RagchainError):
     """A model that needs a user-supplied file or package is missing."""
 
 
+class ModelServerError(RagchainError):
+    """The model server the user named (`--llm URL`) failed: a timeout, an HTTP error, a reply that is not JSON."""
+
+
+class ModelServerDown(ModelServerError, ModelNotFound):
+    """No model server answers at the URL, or it does not serve the model named: as a missing model."""
+
+
 class LoaderError(RagchainError):
     """One file could not be read; ingest reports it and goes on."""
 

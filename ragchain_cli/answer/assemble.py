@@ -48,15 +48,17 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
 
 
 def load_model(settings, on_progress: Progress | None = None):
-    from ..llm.llama import LocalLLM
-    from ..llm.models import resolve_model
+    """The answer model `settings.llm` names: loaded into this process, or a server's (--llm URL)."""
+    from ..llm.backend import LLMRef, open_llm
 
-    started = time.perf_counter()
+    started, ref = time.perf_counter(), LLMRef.of(settings)
     if on_progress is not None:
-        on_progress("loading the answer model ...")
-    model = LocalLLM(resolve_model(settings.llm or None), n_ctx=settings.n_ctx)
+        on_progress(f"asking {ref.source} for its model ..." if ref.served else "loading the answer model ...")
+    model = open_llm(ref, settings.n_ctx)
     if on_progress is not None:
-        on_progress(f"model {model.path.name} loaded in {time.perf_counter() - started:.1f}s")
+        seconds = time.perf_counter() - started
+        on_progress(f"model {model.model} at {model.url} ready in {seconds:.1f}s" if ref.served
+                    else f"model {model.path.name} loaded in {seconds:.1f}s")
     return model
 
 

@@ -8,7 +8,8 @@ total, in seconds from the question's start), evidence (decide.py's signals, sco
 sentence is quoted instead ("quoted": true, "supported": false: a quote is not checked to answer,
 "draft_not_verified": why the reply was not verified); "searched" and "corrected" when a word was corrected;
 "versions" (the version groups the answer reconciled) and, on each citation, "superseded_by"
-(added by the workflow from versions.py).
+(added by the workflow from versions.py); "llm", what drafted, when a model did
+(`{"backend": "local" | "served", "model", "path" | "url"}`, llm/backend.describe).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from ..config import DEFAULTS
 from ..text.words import TermStats
 from ..types import Hit
 from ..judge.model import Judge, load_judge
+from ..llm.backend import describe
 from .generation import ChatModel
 from .decide import decide
 from .draft import Attempt, Draft, draft
@@ -90,8 +91,10 @@ class AskWorkflow:
         timings["generate"] = drafted.seconds
         if quoted is not None:
             payload = answered(decision, replace(drafted, passages=quoted.passages), quoted.verdict, _total(timings, started))
-            return self._asked(with_draft(payload, verdict.text, verdict.reason), gathered, question)
-        return self._asked(answered(decision, drafted, verdict, _total(timings, started)), gathered, question)
+            payload = with_draft(payload, verdict.text, verdict.reason)
+        else:
+            payload = answered(decision, drafted, verdict, _total(timings, started))
+        return self._asked({**payload, "llm": describe(model)}, gathered, question)
 
     def _drafted(self, decision, gathered, model: ChatModel) -> Draft:
         """The model's reply, read a second time when the first calls for it (verify.next_attempt)."""

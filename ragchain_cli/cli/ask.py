@@ -8,14 +8,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, NCtxOpt, NormOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt,
+                     LlmTimeoutOpt, NCtxOpt, NormOpt,
                      RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, VersionsOpt, WeightsOpt,
                      default,
                      require_text, search_options, settings_from, settle)
 from ..answer.versions import bears_on
 from ..snippets import clipped
-from .output import Output, progress, shown, stderr, stdin_lines
+from .output import Output, error, exit_code, progress, shown, stderr, stdin_lines
 
 
 def ask_command(
@@ -27,7 +28,9 @@ def ask_command(
     rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, expand: ExpandOpt = None,
-    llm: Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF", help="Catalogue name or path to a GGUF file")] = None,
+    llm: Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF|URL", help="Catalogue name, path to a GGUF "
+                                               "file, or an OpenAI-compatible server's URL (http://127.0.0.1:8080/v1)")] = None,
+    llm_model: LlmModelOpt = None, llm_timeout: LlmTimeoutOpt = None,
     n_ctx: NCtxOpt = None,
     max_tokens: Annotated[Optional[int], typer.Option("--max-tokens", metavar="N", help=f"Longest answer in tokens "
                                                       f"{default('max_tokens')}")] = None,
@@ -53,7 +56,7 @@ def ask_command(
         settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                                  rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                                  reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                                 llm=llm, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
+                                 llm=llm, llm_model=llm_model, llm_timeout=llm_timeout, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
                                  max_tokens=max_tokens, context_tokens=context_tokens, passages=passages,
                                  focus_tokens=focus_tokens, abstain=abstain, versions=versions)
         search = search_options(settings, since, until, source, recency, recency_weight)
@@ -62,9 +65,7 @@ def ask_command(
         with open_workflow(settings, options, search, on_progress=say) as workflow:
             settle(workflow)
             if question == "-":
-                for payload in workflow.ask_many(_stdin_questions(), on_progress=say):
-                    out.line(payload)
-                return
+                return _batch(workflow, out, say)
             payload = workflow.ask(question, on_progress=say)
     out.data(payload, lambda console: render(console, payload))  # once the spinner is gone
 
@@ -86,10 +87,29 @@ def _working(first: str) -> Iterator[Callable[[str], None]]:
 
         def say(message: str) -> None:
             spinner.console.print(f"[dim]{shown(message)}[/]")
-            step = "searching ..." if " loaded in " in message else message  # the model is in: retrieval next
+            ready = " loaded in " in message or " ready in " in message  # the model is in: retrieval next
+            step = "searching ..." if ready else message
             spinner.update(task, description=shown(step if len(step) <= 60 else step[:57] + "..."))
 
         yield say
+
+
+def _batch(workflow, out: Output, say: Callable[[str], None]) -> None:
+    """One JSON line a question. A question the model server fails on (--llm URL) gets a line with the
+    error instead, and the batch goes on; the exit code is then the first failure's."""
+    from ..errors import ModelServerError
+
+    failed: ModelServerError | None = None
+    for line in _stdin_questions():
+        try:
+            out.line(workflow.ask(line, on_progress=say))
+        except ModelServerError as exc:
+            error(exc.message, exc.hint)
+            failed = failed or exc
+            out.line({"question": line, "error": {"message": exc.message, "hint": exc.hint,
+                                                   "exit_code": exit_code(exc)}})
+    if failed is not None:
+        raise typer.Exit(exit_code(failed))
 
 
 def _stdin_questions() -> list[str]:

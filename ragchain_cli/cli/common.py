@@ -48,7 +48,13 @@ VersionsOpt = Annotated[Optional[str], typer.Option(
 SpellingOpt = Annotated[Optional[bool], typer.Option("--spelling/--no-spelling", help="Correct a query word no "
                                                      f"passage has to an indexed word one edit away {default('spelling')}")]
 NCtxOpt = Annotated[Optional[int], typer.Option("--n-ctx", metavar="N", help=f"Model context window in tokens {default('n_ctx')}")]
-LlmOpt = Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF", help="Local LLM for hyde, --expand, LLM rerankers: catalogue name or GGUF")]
+LlmOpt = Annotated[Optional[str], typer.Option("--llm", metavar="NAME|GGUF|URL", help="LLM for hyde, --expand, LLM "
+                                               "rerankers: catalogue name, GGUF file, or an OpenAI-compatible server's URL "
+                                               "(http://127.0.0.1:8080/v1)")]
+LlmModelOpt = Annotated[Optional[str], typer.Option("--llm-model", metavar="NAME", help="--llm URL: the served model's "
+                                                    "name, where the server serves several [default: its only one]")]
+LlmTimeoutOpt = Annotated[Optional[float], typer.Option("--llm-timeout", metavar="SECONDS", help="--llm URL: how long "
+                                                        f"to wait for the server {default('llm_timeout')}")]
 ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help="LLM query expansion: passage, "
                                                    f"sub-questions, keywords searched too and fused {default('expand')}")]
 

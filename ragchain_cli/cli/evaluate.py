@@ -9,7 +9,8 @@ import typer
 
 from ..evaluation.compare import PERMUTATIONS
 from ..evaluation.metrics import DEFAULT_METRICS
-from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, RerankDepthOpt, RerankerModelOpt,
+from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt, LlmOpt, LlmTimeoutOpt, RerankDepthOpt,
+                     RerankerModelOpt,
                      RerankInstructionOpt, RerankOpt, SpellingOpt, default, settle)
 from .output import Output, shown, stderr
 
@@ -23,7 +24,8 @@ def eval_command(
     fusion: Annotated[Optional[list[str]], typer.Option("--fusion", metavar="rrf|cc", help=f"Repeat to compare: rrf, cc {default('fusion')}")] = None,
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
-    k: KOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None, spelling: SpellingOpt = None,
+    k: KOpt = None, llm: LlmOpt = None, llm_model: LlmModelOpt = None,
+    llm_timeout: LlmTimeoutOpt = None, expand: ExpandOpt = None, latest: LatestOpt = None, spelling: SpellingOpt = None,
     metrics: Annotated[str, typer.Option("--metrics", metavar="LIST", help="e.g. ndcg@10,mrr@10,recall@100,map,p@10")] = DEFAULT_METRICS,
     run: Annotated[Optional[list[Path]], typer.Option("--run", metavar="FILE", help="Evaluate TREC run file(s), no index")] = None,
     run_out: Annotated[Optional[Path], typer.Option("--run-out", metavar="FILE", help="Write the TREC run here")] = None,
@@ -41,7 +43,8 @@ def eval_command(
     from ..evaluation import workflow as wf
 
     flags = dict(index=str(index) if index is not None else None, k=k, rerank=rerank, rerank_depth=rerank_depth,
-                 reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, expand=expand, latest=latest,
+                 reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, llm_model=llm_model,
+                 llm_timeout=llm_timeout, expand=expand, latest=latest,
                  spelling=spelling)
     grid, out = wf.ConfigGrid(config, retrievers, fusion, flags), Output(as_json)
     if qa is not None or predictions:

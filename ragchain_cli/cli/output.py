@@ -23,7 +23,8 @@ EXIT_CODES = {
     3: "ingest finished but some files were skipped (each is listed with its reason)",
     4: "index problem: missing, built with other settings, or stores disagree (check)",
     5: "index busy: another ingest holds the lock",
-    6: "a model or optional dependency is missing",
+    6: "a model or optional dependency is missing, or no model server answers at the --llm URL",
+    7: "the model server failed: a timeout, an HTTP error or a reply that is not JSON",
     130: "interrupted",
 }
 
@@ -37,6 +38,7 @@ ERROR_EXIT_CODES: tuple[tuple[type[errors.RagchainError], int], ...] = (
     (errors.IndexBusy, 5),
     (errors.ModelNotFound, 6),
     (errors.DependencyMissing, 6),
+    (errors.ModelServerError, 7),
     (errors.IngestInterrupted, 130),
 )
 

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmOpt, NormOpt, RecencyOpt,
+from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt, LlmOpt,
+                     LlmTimeoutOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, open_index, require_text,
                      search_options, settings_from, settle)
@@ -26,7 +27,8 @@ def search_command(
     rerank: RerankOpt = None, rerank_depth: RerankDepthOpt = None, reranker_model: RerankerModelOpt = None,
     rerank_instruction: RerankInstructionOpt = None,
     since: SinceOpt = None, until: UntilOpt = None, source: SourceOpt = None,
-    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, llm: LlmOpt = None, expand: ExpandOpt = None,
+    recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, llm: LlmOpt = None,
+    llm_model: LlmModelOpt = None, llm_timeout: LlmTimeoutOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
     latest: LatestOpt = None, spelling: SpellingOpt = None,
 ) -> None:
@@ -37,7 +39,8 @@ def search_command(
     settings = settings_from(config, index=index, retrievers=retrievers, fusion=fusion, k=k, depth=depth,
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
-                             llm=llm, expand=expand, latest=latest, spelling=spelling)
+                             llm=llm, llm_model=llm_model, llm_timeout=llm_timeout, expand=expand, latest=latest,
+                             spelling=spelling)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
     with open_index(settings) as store:

@@ -114,6 +114,10 @@ class LocalLLM:
     def n_ctx(self) -> int:
         return int(self._llama.n_ctx())
 
+    def describe(self) -> dict:
+        """What drafted, for the JSON."""
+        return {"backend": "local", "path": str(self.path), "model": self.path.stem}
+
     def tokenize(self, text: str, bos: bool = False) -> list[int]:
         return list(self._llama.tokenize(text.encode("utf-8"), add_bos=bos, special=False))
 

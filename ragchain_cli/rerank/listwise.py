@@ -89,12 +89,12 @@ def truncate(text: str, budget: int, count: Callable[[str], int]) -> str:
 class ListwiseReranker:
     name = "llm"
 
-    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, window: int = 20, step: int = 10,
+    def __init__(self, llm="", n_ctx: int = DEFAULTS.n_ctx, window: int = 20, step: int = 10,
                  passage_tokens: int = 128, **_options) -> None:
-        from ..llm import LocalLLM, resolve_model
+        from ..llm import open_llm
 
         windows(1, window, step)  # validates
-        self.llm = LocalLLM(resolve_model(llm or None), n_ctx=n_ctx)
+        self.llm = open_llm(llm, n_ctx)  # local (llama.cpp) or served (--llm URL)
         self.window, self.step, self.passage_tokens = window, step, passage_tokens
 
     def messages(self, query: str, passages: list[str]) -> list[dict]:

@@ -38,14 +38,18 @@ def split_template(template: str) -> tuple[str, str]:
 class UPRReranker:
     name = "upr"
 
-    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, passage_tokens: int = 128,
+    def __init__(self, llm="", n_ctx: int = DEFAULTS.n_ctx, passage_tokens: int = 128,
                  prompt: str = "instruction-first", **_options) -> None:
-        from ..llm import LocalLLM, resolve_model
+        from ..llm import as_ref, open_llm
 
         if passage_tokens < 8:
             raise UsageError(f"passage_tokens must be at least 8, got {passage_tokens}")
         self.before, self.after = split_template(prompt)
-        self.llm = LocalLLM(resolve_model(llm or None), n_ctx=n_ctx)
+        if as_ref(llm).served:  # a chat server gives no log-probabilities of given text: refused before any search
+            from ..llm.served import no_logprobs
+
+            raise no_logprobs(as_ref(llm).source)
+        self.llm = open_llm(llm, n_ctx)
         self.passage_tokens = passage_tokens
 
     def rerank(self, query: str, hits: list[Hit]) -> list[Hit]:

@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ..config import DEFAULTS
 from ..llm.llama import GenerationError
 from ..types import Hit
+from ..llm.backend import LLMRef
 from .llm import LazyLLM
 
 Runs = dict[str, list[Hit]]
@@ -71,7 +72,7 @@ def expanded_weights(names: list[str], weights: Mapping[str, float], generated_w
 
 
 class QueryExpander:
-    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx, max_tokens: int = 320, generated_weight: float = GENERATED_WEIGHT,
+    def __init__(self, llm: "str | LLMRef" = "", n_ctx: int = DEFAULTS.n_ctx, max_tokens: int = 320, generated_weight: float = GENERATED_WEIGHT,
                  workers: int = 4) -> None:
         self.llm = LazyLLM(llm, n_ctx)
         self.max_tokens = int(max_tokens)

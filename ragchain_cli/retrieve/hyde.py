@@ -18,6 +18,7 @@ from ..errors import UsageError
 from ..stores.index import Index
 from ..types import Hit
 from .dense import DenseRetriever
+from ..llm.backend import LLMRef
 from .llm import LazyLLM
 
 DEFAULT_TEMPLATE = "Please write a passage to answer the question.\nQuestion: {query}\nPassage:"
@@ -42,7 +43,7 @@ class HydeRetriever(DenseRetriever):
     name = "hyde"
     uses_llm = True
 
-    def __init__(self, index: Index, llm: str = "", n_ctx: int = DEFAULTS.n_ctx,
+    def __init__(self, index: Index, llm: "str | LLMRef" = "", n_ctx: int = DEFAULTS.n_ctx,
                  hyde_passages: int = DEFAULTS.hyde_passages,
                  hyde_template: str = "", hyde_max_tokens: int = 128, **_options) -> None:
         if hyde_passages < 1:

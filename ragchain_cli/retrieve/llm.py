@@ -1,4 +1,4 @@
-"""The local LLM behind the query-side extensions (hyde, expand): resolved at once, loaded on first use."""
+"""The model behind the query-side extensions (hyde, expand): checked at once, opened on first use."""
 
 from __future__ import annotations
 
@@ -6,25 +6,25 @@ import threading
 from typing import Any
 
 from ..config import DEFAULTS
-from ..llm.models import resolve_model
+from ..llm.backend import LLMRef, as_ref, local_path, open_llm
 
 
 class LazyLLM:
-    """`llm` is a catalogue name or a .gguf path ("" = the best installed one). A missing model fails
-    here, before any search; the weights load on the first call and are shared per process by
-    LocalLLM. Calls are serialised: one llama.cpp context must not generate from two threads."""
+    """`llm` is a catalogue name, a .gguf path or a server URL, or a whole LLMRef ("" = the best installed
+    model). A missing local model fails here, before any search; a server is first asked when the model
+    is first used. Local weights load on the first call and are shared per process by LocalLLM. Calls
+    are serialised: one llama.cpp context must not generate from two threads."""
 
-    def __init__(self, llm: str = "", n_ctx: int = DEFAULTS.n_ctx) -> None:
-        self.path = resolve_model(llm or None)
+    def __init__(self, llm: "str | LLMRef" = "", n_ctx: int = DEFAULTS.n_ctx) -> None:
+        self.ref = as_ref(llm)
+        self.path = local_path(self.ref)
         self.n_ctx = int(n_ctx)
         self._model: Any = None
         self._lock = threading.Lock()
 
     def _get(self) -> Any:
         if self._model is None:
-            from ..llm.llama import LocalLLM
-
-            self._model = LocalLLM(self.path, n_ctx=self.n_ctx)
+            self._model = open_llm(self.ref, self.n_ctx, self.path)
         return self._model
 
     def chat(self, messages: list[dict], max_tokens: int, temperature: float = 0.0) -> str:

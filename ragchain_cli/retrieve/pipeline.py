@@ -18,6 +18,7 @@ from datetime import datetime
 from ..config import DEFAULTS, Settings, parse_weights
 from ..errors import UsageError
 from ..fusion import collapse_to_documents, fuse
+from ..llm.backend import LLMRef
 from ..stores.index import Index
 from ..stores.linker import Linker
 from ..stores.versions import VersionView
@@ -59,7 +60,7 @@ class SearchOptions:
     rerank: str = DEFAULTS.rerank
     rerank_depth: int = DEFAULTS.rerank_depth
     reranker_options: dict = field(default_factory=dict)
-    llm: str = DEFAULTS.llm  # for the retrievers and stages that generate (hyde, expand)
+    llm: "str | LLMRef" = DEFAULTS.llm  # for the retrievers and stages that generate (hyde, expand): name, path or URL
     n_ctx: int = DEFAULTS.n_ctx
     expand: bool = DEFAULTS.expand
     retriever_options: dict = field(default_factory=dict)  # passed to every retriever factory
@@ -82,7 +83,7 @@ def search_options(settings: Settings | None = None, since: str | None = None, u
     if not 0.0 <= weight <= 1.0:
         raise UsageError("--recency-weight must be between 0 and 1")
     weights = parse_weights(settings.weights) if isinstance(settings.weights, str) else dict(settings.weights)
-    reranker_options = {"llm": settings.llm, "n_ctx": settings.n_ctx}
+    reranker_options = {"llm": LLMRef.of(settings), "n_ctx": settings.n_ctx}
     if settings.rerank:
         reranker_options.update(settings.options_for("rerank", settings.rerank))
     if settings.reranker_model:
@@ -97,7 +98,7 @@ def search_options(settings: Settings | None = None, since: str | None = None, u
         documents=documents, document_fusion=settings.document_fusion, passage_decay=settings.passage_decay,
         whole_documents=settings.whole_documents, latest=settings.versions_mode() == "latest", spelling=settings.spelling,
         rerank=settings.rerank, rerank_depth=settings.rerank_depth,
-        reranker_options=reranker_options, llm=settings.llm, n_ctx=settings.n_ctx, expand=settings.expand,
+        reranker_options=reranker_options, llm=LLMRef.of(settings), n_ctx=settings.n_ctx, expand=settings.expand,
         retriever_options={"hyde_passages": settings.hyde_passages, "hyde_template": settings.hyde_template},
         per_retriever={name: settings.options_for("retrieve", name) for name in settings.retriever_names()},
         embed_model=settings.embed_model if "embed_model" in settings.given else "",  # as ingest_options: only when set
