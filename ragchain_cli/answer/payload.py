@@ -2,8 +2,8 @@
 
 Fields (the contract with `eval --qa`): question, answer, answered, supported, not_verified (why
 "supported" is false, a phrase; null otherwise), unsupported_terms, citations, hits (each search-hit
-payload plus "text", the passage as the model read it), timings (retrieve, generate, first_token,
-total, in seconds from the question's start), evidence (decide.py's signals, score, probability);
+payload plus "text", the passage as the model read it), timings (retrieve, generate when the
+model ran, total; seconds: retrieve and total from the question's start, generate the model's own), evidence (decide.py's signals, score, probability);
 "draft" when the model itself declined, or when its reply was not verified and the passage's
 sentence is quoted instead ("quoted": true, "supported": false: a quote is not checked to answer,
 "draft_not_verified": why the reply was not verified); "searched" and "corrected" when a word was corrected;
@@ -25,7 +25,7 @@ def blank(question: str) -> dict:
     """An empty input line: an unanswered line with every key an answer has, so a JSONL reader sees one shape."""
     return {"question": question, "answer": "", "answered": False, "supported": None, "not_verified": None,
             "unsupported_terms": [], "citations": [], "hits": [],
-            "timings": {"retrieve": 0.0, "first_token": 0.0, "total": 0.0}, "evidence": None, "versions": []}
+            "timings": {"retrieve": 0.0, "total": 0.0}, "evidence": None, "versions": []}
 
 
 def retrieved(question: str, hits: list[Hit], timings: dict) -> dict:

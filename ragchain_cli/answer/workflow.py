@@ -133,7 +133,7 @@ def best_sentence(question: str, hit: Hit, stats: TermStats | None, encoder: Enc
 
 def _total(timings: dict, started: float) -> dict:
     total = time.perf_counter() - started
-    return {**timings, "first_token": total, "total": total}
+    return {**timings, "total": total}  # no first_token: ask streams nothing, it shows a verified answer whole
 
 
 def _asked(payload: dict, gathered, question: str) -> dict:

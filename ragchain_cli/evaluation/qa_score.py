@@ -12,7 +12,8 @@ Per question (None where a value does not apply):
   from the gold doc_id (None without a gold doc_id). citation_text: 1.0 when a cited passage's text
   contains a gold answer after normalisation (None when every gold is yes/no, or when the hits
   carry no "text", as ask's JSON before issue 13 did not: its 240-character snippets are no proof).
-- seconds_retrieve, seconds_first_token, seconds_total: the prediction's timings.
+- seconds_retrieve, seconds_generate, seconds_total: the prediction's timings (generate: none when no
+  model ran, e.g. a refusal before drafting).
 Per configuration the means over the questions each applies to: correct (correct on answerable),
 abstain_unanswerable (abstained on unanswerable) and the overall_* figures over all questions among
 them; citation support over the correct answers, and over all answered ones; medians for the
@@ -30,7 +31,7 @@ from .qa_io import GoldQuestion
 
 ANSWER_METRICS = ("exact_match", "f1", "contains", "keyword_recall", "correct")
 OVERALL = {"overall_exact_match": "exact_match", "overall_f1": "f1", "overall_correct": "correct"}
-TIMINGS = {"seconds_retrieve": "retrieve", "seconds_first_token": "first_token", "seconds_total": "total"}
+TIMINGS = {"seconds_retrieve": "retrieve", "seconds_generate": "generate", "seconds_total": "total"}
 # summary metric -> (per-question value, which questions): tested pairwise against the baseline
 PAIRED = {**{m: (m, "answerable") for m in ANSWER_METRICS},
           "abstain_answerable": ("abstained", "answerable"), "abstain_unanswerable": ("abstained", "unanswerable"),
