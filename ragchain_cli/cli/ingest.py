@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -47,7 +48,7 @@ def ingest_command(
 ) -> None:
     """Load, chunk and index files into the three linked stores (incremental)."""
     from ..ingest.ocr import check_mode
-    from ..ingest.pipeline import ingest_options
+    from ..ingest.pipeline import ingest_into, ingest_options
     from ..stores.index import exists
     from ..stores.shards import is_sharded
 
@@ -60,7 +61,8 @@ def ingest_command(
     out = Output(as_json)
     root = Path(settings.index)
     had_index = exists(root) or is_sharded(root)
-    report = _run(root, paths, options, _ingest_function(root, shards))  # a new index nothing went into is removed again
+    # a new index nothing went into is removed again; --shards N (or a sharded index): one ingest per shard
+    report = _run(root, paths, options, partial(ingest_into, shards=shards))
     empty = not had_index and not exists(root) and not is_sharded(root)
     payload = {"index": settings.index, **dataclasses.asdict(report)}
     if out.json or not _nothing(report):  # on a terminal, nothing to ingest is one message, not a table of zeros
@@ -70,19 +72,6 @@ def ingest_command(
     _report_nothing(report, paths, empty)
     if report.skipped:
         raise typer.Exit(3)
-
-
-def _ingest_function(root: Path, shards: int | None):
-    """ingest_into, or for --shards (or an index built with them) the sharded ingest (no progress bar)."""
-    from ..stores.shards import is_sharded
-
-    if shards is None and not is_sharded(root):
-        from ..ingest.pipeline import ingest_into
-
-        return ingest_into
-    from ..ingest.sharded import ingest_sharded
-
-    return lambda root, paths, options, progress=None: ingest_sharded(root, paths, options, shards)
 
 
 UPGRADES = {"reanalyze": "its word index was rebuilt with this version's analyzer (accents folded)",

@@ -92,14 +92,16 @@ def file_hash(path: Path) -> str:
 
 
 def ingest_into(root: Path, paths: list[Path], options: IngestOptions,
-                progress: Progress | None = None) -> IngestReport:
+                progress: Progress | None = None, shards: int | None = None) -> IngestReport:
     """`ragchain ingest` as a library call: the index at `root` (created when there is none; a new
-    one that nothing could be written into is removed again), updated from `paths`. A sharded index
-    (stores/shards.py) is updated shard by shard (ingest/sharded.py)."""
-    if is_sharded(root):
+    one that nothing could be written into is removed again), updated from `paths`. With `shards`
+    (`--shards N`), or when `root` is a sharded index (stores/shards.py), it is updated shard by shard
+    (ingest/sharded.py; `progress` is not called): a new one gets `shards` shards, an existing one
+    keeps its own and refuses another count (IndexMismatch)."""
+    if shards is not None or is_sharded(root):
         from .sharded import ingest_sharded
 
-        return ingest_sharded(root, paths, options)
+        return ingest_sharded(root, paths, options, shards)
     with open_for_writing(root) as index:
         return ingest(index, paths, options, progress)
 
