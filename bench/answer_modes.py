@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ragchain_cli.answer.assemble import open_workflow
 from ragchain_cli.answer.workflow import AskOptions
-from ragchain_cli.config import load_settings
+from ragchain_cli.config import command_config_files, load_settings
 from ragchain_cli.evaluation.qa import is_correct, strip_citations
 from ragchain_cli.llm import LocalLLM, resolve_model
 
@@ -113,7 +113,7 @@ def main() -> None:
                         help="judge mode with abstention off, then the outcomes for a grid of the judge's bars")
     args = parser.parse_args()
     gold = [json.loads(line) for line in Path(args.gold).read_text(encoding="utf-8").splitlines() if line.strip()]
-    settings = load_settings(flags={"index": args.index})
+    settings = load_settings(flags={"index": args.index}, config_files=command_config_files())  # ./ragchain.toml
     model = CachedChat(LocalLLM(resolve_model(settings.llm or None), n_ctx=settings.n_ctx))
     kinds = sorted({g["kind"] for g in gold if g.get("kind")})  # a probe's kinds of question (fact, paraphrase, ...)
     report = {}

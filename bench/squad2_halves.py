@@ -54,11 +54,11 @@ def write(out: Path) -> None:
 def refused(index: str, questions: Path) -> None:
     """The questions decide refuses (default abstention), one a line: gather and decide only."""
     from ragchain_cli.answer.assemble import open_workflow
-    from ragchain_cli.config import load_settings
+    from ragchain_cli.config import command_config_files, load_settings
     from ragchain_cli.answer.decide import decide
     from ragchain_cli.answer.gather import gather
 
-    settings = load_settings({"index": index})
+    settings = load_settings({"index": index}, config_files=command_config_files())  # ./ragchain.toml
     with open_workflow(settings) as flow:
         for question in [q for q in questions.read_text(encoding="utf-8").splitlines() if q.strip()]:
             gathered = gather(question, flow._newest, flow.stats, flow.encoder, flow.options.passages)

@@ -1,4 +1,7 @@
-"""Settings with one precedence: defaults < ragchain.toml < RAGCHAIN_* environment < flags.
+"""Settings with one precedence: defaults < settings files < RAGCHAIN_* environment < flags.
+
+A library caller names its settings files (load_settings(config_files=...)); with none, no file is
+read. The CLI and bench/ read ./ragchain.toml when no --config is given (command_config_files).
 
 ragchain.toml's top-level keys are the field names of Settings (`fusion = "cc"`,
 `weights = {bm25 = 0.5, dense = 0.5}`); its tables [retrieve.NAME], [rerank.NAME] and [ocr]
@@ -182,19 +185,26 @@ def _from_env(environ: dict[str, str]) -> dict[str, Any]:
     return values
 
 
+def command_config_files(given: list[Path] | None = None) -> list[Path]:
+    """The settings files a command reads: those `given` (--config), else ./ragchain.toml when there
+    is one. For entry points (cli/, bench/); the library reads only the files its caller names."""
+    if given:
+        return list(given)
+    return [Path(CONFIG_FILE)] if Path(CONFIG_FILE).is_file() else []
+
+
 def load_settings(
     flags: dict[str, Any] | None = None,
     config_files: list[Path] | None = None,
     environ: dict[str, str] | None = None,
 ) -> Settings:
-    """Merge the layers; flags whose value is None count as not given."""
+    """Merge the layers: defaults < `config_files` (none read when not given; one missing is a
+    usage error) < `environ` (os.environ when not given) < `flags` (a value of None is not given)."""
     layers: list[dict[str, Any]] = []
-    files = config_files if config_files is not None else [Path(CONFIG_FILE)]
-    for path in files:
-        if path.is_file():
-            layers.append(_from_toml(path))
-        elif config_files is not None:
+    for path in config_files or []:
+        if not path.is_file():
             raise UsageError(f"config file not found: {path}")
+        layers.append(_from_toml(path))
     layers.append(_from_env(dict(os.environ) if environ is None else environ))
     layers.append({k: v for k, v in (flags or {}).items() if v is not None})
     settings = Settings()

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..config import DEFAULTS, Settings, load_settings
+from ..config import DEFAULTS, Settings, command_config_files, load_settings
 from ..errors import UsageError
 from ..offline import freeze_loaded
 
@@ -60,9 +60,10 @@ ExpandOpt = Annotated[Optional[bool], typer.Option("--expand/--no-expand", help=
 
 
 def settings_from(config: list[Path] | None, **flags) -> Settings:
+    """Settings from the --config files (else ./ragchain.toml, when there is one), the environment and flags."""
     if flags.get("index") is not None:
         flags["index"] = str(flags["index"])
-    return load_settings(flags, config_files=config or None)
+    return load_settings(flags, config_files=command_config_files(config))
 
 
 def open_index(settings: Settings):

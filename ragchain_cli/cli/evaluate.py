@@ -39,6 +39,7 @@ def eval_command(
         "--predictions", metavar="FILE", help="With --qa: score `ask - --json` output file(s) (- = stdin), run nothing")] = None,
 ) -> None:
     """Run judged queries through the pipeline (or read runs) and report IR metrics; --qa scores answers."""
+    from ..config import command_config_files
     from ..errors import UsageError
     from ..evaluation import workflow as wf
 
@@ -46,7 +47,8 @@ def eval_command(
                  reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, llm_model=llm_model,
                  llm_timeout=llm_timeout, expand=expand, latest=latest,
                  spelling=spelling)
-    grid, out = wf.ConfigGrid(config, retrievers, fusion, flags), Output(as_json)
+    grid = wf.ConfigGrid(config, retrievers, fusion, flags, grid_files=command_config_files())  # ./ragchain.toml
+    out = Output(as_json)
     if qa is not None or predictions:
         return _qa(qa, qrels, predictions, grid.settings(), out, per_query, permutations,
                    given=bool(config or retrievers or fusion or run))

@@ -30,20 +30,22 @@ class ConfigGrid:
     """The configurations an evaluation compares: one per settings file in `files`, else the
     `retrievers` x `fusion` grid (each list one value a configuration; none = the settings' own).
     `flags` are load_settings's and apply to every configuration; its "k" is the results kept per
-    query, else the deepest metric cutoff and at least EVAL_DEPTH."""
+    query, else the deepest metric cutoff and at least EVAL_DEPTH. `grid_files`: the settings files
+    under every grid configuration (the CLI passes ./ragchain.toml; none by default)."""
 
     files: Sequence[Path] | None = None
     retrievers: Sequence[str] | None = None
     fusion: Sequence[str] | None = None
     flags: Mapping[str, Any] = field(default_factory=dict)
+    grid_files: Sequence[Path] = ()
 
     def settings(self) -> list[tuple[str, Settings]]:
         """(name, Settings) per configuration."""
-        return named_settings(self.files, self.retrievers, self.fusion, dict(self.flags))
+        return named_settings(self.files, self.retrievers, self.fusion, dict(self.flags), self.grid_files)
 
     def configurations(self, metrics: list[str]) -> list[Configuration]:
         """(name, index folder, SearchOptions) per configuration, searching deep enough for the metrics."""
-        return configurations(self.files, self.retrievers, self.fusion, dict(self.flags), metrics)
+        return configurations(self.files, self.retrievers, self.fusion, dict(self.flags), metrics, self.grid_files)
 
 
 def evaluate_runs(qrels: Path, queries: Path | None = None, *, grid: ConfigGrid | None = None,
@@ -109,23 +111,25 @@ def judged_queries(texts: dict[str, str], judged: dict) -> tuple[dict[str, str],
 
 
 def named_settings(config: list[Path] | None, retrievers: list[str] | None, fusion: list[str] | None,
-                   flags: dict) -> list[tuple[str, Settings]]:
-    """(name, Settings) per configuration: one per --config file, or the retrievers x fusion grid."""
+                   flags: dict, grid_files: Sequence[Path] = ()) -> list[tuple[str, Settings]]:
+    """(name, Settings) per configuration: one per --config file, or the retrievers x fusion grid
+    over `grid_files`."""
     if config:
         return [(p.stem, load_settings(flags, config_files=[p])) for p in config]
-    return [(_name(r, f, retrievers, fusion), load_settings({**flags, "retrievers": r, "fusion": f}))
+    return [(_name(r, f, retrievers, fusion),
+             load_settings({**flags, "retrievers": r, "fusion": f}, config_files=list(grid_files)))
             for r in (retrievers or [None]) for f in (fusion or [None])]
 
 
 def configurations(config: list[Path] | None, retrievers: list[str] | None, fusion: list[str] | None,
-                   flags: dict, metric_names: list[str]) -> list[Configuration]:
+                   flags: dict, metric_names: list[str], grid_files: Sequence[Path] = ()) -> list[Configuration]:
     """One configuration per --config file, or the retrievers x fusion grid, each at document level."""
     from ..retrieve.pipeline import search_options
 
     cutoffs = [parse_metric(m).k or 0 for m in metric_names]
     depth = max([EVAL_DEPTH, *cutoffs])
     out = []
-    for name, s in named_settings(config, retrievers, fusion, flags):
+    for name, s in named_settings(config, retrievers, fusion, flags, grid_files):
         s.k = flags.get("k") or depth
         out.append((name, s.index, search_options(s, documents=True)))
     return out
