@@ -16,8 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
-from ragchain_cli.judge.model import OnnxJudge
-from ragchain_cli.judge.pairs import passage
+from ragchain_cli.judge.model import OnnxJudge, passage
 from ragchain_cli.text.sentences import sentences
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_corpus"

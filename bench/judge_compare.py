@@ -1,13 +1,13 @@
 """Two or more judge weights on the same held-out pairs: the SQuAD paragraphs a training run keeps out
 (by a hash of the paragraph) and its held-out claims, rebuilt from the training data with the training
-run's own sampling (judge/train.py, the same seed and --examples), so old and new weights are scored
+run's own sampling (tools/judge/train.py, the same seed and --examples), so old and new weights are scored
 side by side on one set. Prints, per weights and form of text, the AUC, and for the question-with-answer
 form the precision and recall at support bars (the rule for `judge_supports`: the lowest bar at which
 80% of what it verifies is right).
 
     python bench/judge_compare.py --data DATA WEIGHTS_DIR [WEIGHTS_DIR ...]
 
-DATA holds the JSONL files `python -m ragchain_cli.judge.data` writes; each WEIGHTS_DIR a manifest,
+DATA holds the JSONL files `python -m tools.judge.data` writes; each WEIGHTS_DIR a manifest,
 model file and tokenizer (ragchain_cli/judge/weights, or an older one: `git show REV:PATH`).
 """
 
@@ -16,12 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from ragchain_cli.judge.model import OnnxJudge
-from ragchain_cli.judge.train import figures, gather
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's root: tools/ is not installed
+
+from ragchain_cli.judge.model import OnnxJudge  # noqa: E402
+from tools.judge.train import figures, gather  # noqa: E402
 
 BARS = (0.5, 0.6, 0.7, 0.8)
 

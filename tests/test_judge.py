@@ -11,15 +11,16 @@ import pytest
 
 from ragchain_cli.errors import ModelNotFound
 from ragchain_cli.judge import model
-from ragchain_cli.judge.data import unanswerable_rows
-from ragchain_cli.judge.explorer import page_paragraphs, page_questions, placed_rows
-from ragchain_cli.judge.model import MANIFEST, MODEL_FILE, PINNED, TOKENIZER, WEIGHTS, OnnxJudge, checked, load_judge
+from ragchain_cli.judge.model import (MANIFEST, MODEL_FILE, PINNED, TOKENIZER, WEIGHTS, OnnxJudge, asked, checked,
+                                      load_judge, passage)
 from ragchain_cli.llm import models
-from ragchain_cli.judge.pairs import asked, near_miss, passage, squad_pairs
+from tools.judge.data import unanswerable_rows
+from tools.judge.explorer import page_paragraphs, page_questions, placed_rows
+from tools.judge.pairs import near_miss, squad_pairs
 
 
 def test_the_pins_in_code_equal_the_shipped_files():
-    """Weights retrained with judge/train.py fail here until PINNED in judge/model.py is updated
+    """Weights retrained with tools/judge/train.py fail here until PINNED in judge/model.py is updated
     (train.py logs the new pins)."""
     actual = {name: ((WEIGHTS / name).stat().st_size, hashlib.sha256((WEIGHTS / name).read_bytes()).hexdigest())
               for name in (MODEL_FILE, TOKENIZER)}
@@ -120,7 +121,7 @@ def test_an_unanswerable_question_is_paired_with_the_sentence_it_was_written_fro
         ("When is Heron Inlet closed to fishing?", sentences[0], 0)]
 
 
-# An invented page in the SQuAD explorer's markup (judge/data.py's EXPLORER source).
+# An invented page in the SQuAD explorer's markup (tools/judge/data.py's EXPLORER source).
 PAGE = ('<h1 id="title">Heron Inlet</h1><div class="para-wrap"><div class="row"><div class="col-md-6"><pre>'
         'Heron Inlet is closed to all sampling from 1 April to 15 July while ospreys nest.</pre></div>'
         '<div class="qa-wrap"><p> <strong class="question">When is Heron Inlet closed?</strong></p>'

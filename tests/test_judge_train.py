@@ -1,5 +1,5 @@
 """The judge's training script runs end to end on a few invented examples: pairs, a few steps, the
-ONNX export, int8 quantisation and the manifest that pins the result (judge/train.py)."""
+ONNX export, int8 quantisation and the manifest that pins the result (tools/judge/train.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ragchain_cli.judge.model import OnnxJudge, manifest
-from ragchain_cli.judge.train import main, pins_line
+from tools.judge.train import main, pins_line
 
 PARAGRAPH = ("The Orrin Bridge was opened in 1911 by the county council. It carries the coast road over the "
              "Tamsy estuary. A toll of one penny was charged until 1950, when the county bought out the company.")

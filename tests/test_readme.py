@@ -1,7 +1,7 @@
 """The README cannot go stale where a test can see it: its first screen holds the two set-up commands
 (.ci/run executes the first sh block) with their times, its links to files land on files, and its
 links into bench/RESULTS.md (and RESULTS.md's own links) land on headings. docs/LAYOUT.md's package
-layout names every module and only modules that exist."""
+layout names every module and only modules that exist, and its tools/ row every script there."""
 
 from __future__ import annotations
 
@@ -90,6 +90,12 @@ def test_the_layout_names_nothing_that_does_not_exist():
     for line in re.findall(r"(?m)^  (?! )(?!\w+/).*$", _layout()):  # the top-level modules' lines
         stale += [n for n in re.findall(r"\b(\w+\.py)\b", line) if not (PACKAGE / n).is_file()]
     assert not stale, f"docs/LAYOUT.md names what is not there: {stale}"
+
+
+def test_the_layout_names_every_script_of_tools_and_only_those():
+    row = next(line for line in LAYOUT.splitlines() if line.startswith("| `tools/` |"))
+    scripts = {p.name for p in (ROOT / "tools").rglob("*.py") if p.name != "__init__.py"}
+    assert set(re.findall(r"(?<![\w/])(\w+\.py)\b", row)) == scripts
 
 
 def anchor(heading: str) -> str:

@@ -22,8 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..judge.model import Judge
-from ..judge.pairs import asked, passage
+from ..judge.model import Judge, asked, passage
 from ..text.polar import SIDE, claim_of
 from ..text.sentences import sentences
 from ..text.words import without_markers

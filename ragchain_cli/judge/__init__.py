@@ -1,1 +1,1 @@
-"""The answer judge: trained by ragchain (train.py, from pairs.py), shipped in weights/, run by model.py."""
+"""The answer judge: shipped in weights/, run by model.py; trained by tools/judge/ (not installed)."""

@@ -1,12 +1,14 @@
-"""The answer judge: a cross-encoder ragchain trains itself (judge/train.py) and ships inside the
+"""The answer judge: a cross-encoder ragchain trains itself (tools/judge/train.py) and ships inside the
 package as int8 ONNX, run by onnxruntime on the CPU. Nothing is downloaded. The shipped model and
 tokenizer are pinned by size and SHA-256 here in code (PINNED), each hashed once and then vouched for
 by a marker in the model cache (llm.models.verify_pinned); manifest.json beside them records how
-they were trained, and pins only a judge in another folder (one train.py has just written).
+they were trained, and pins only a judge in another folder (one tools/judge/train.py has just written).
 
 One main method, `score(pairs) -> probabilities`: for each (text, sentence), how likely the sentence
 supports the text, where the text is a question (does the sentence answer it?), a question with an
-answer (`pairs.asked`: does the sentence give that answer?) or a claim (does it entail it?).
+answer (`asked`: does the sentence give that answer?) or a claim (does it entail it?). A sentence is
+read after what its passage is about (`passage`). Training builds its pairs with the same two
+functions, so the judge is trained on the texts it is run on.
 """
 
 from __future__ import annotations
@@ -27,16 +29,29 @@ MODEL_FILE = "judge-int8.onnx"
 TOKENIZER = "tokenizer.json"
 MANIFEST = "manifest.json"  # the model's SHA-256, size, input length and how it was trained
 BATCH = 32
+ANSWER_SEP = " Answer: "
+TRAIN = "python -m tools.judge.train"  # from a checkout's root (docs/JUDGE.md#training)
 
-# The shipped judge. New weights from judge/train.py need their size and SHA-256 here (train.py logs
+# The shipped judge. New weights from tools/judge/train.py need their size and SHA-256 here (train.py logs
 # them; tests/test_judge.py fails until they match): manifest.json alone pins nothing.
 PINNED: Mapping[str, Pin] = {
     MODEL_FILE: Pin(23_041_078, "7bf08c375bfe749c3dfcd600b80539d167008a47bfba59663afe53b0e50a9e3f"),
     TOKENIZER: Pin(466_247, "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"),
 }
 REINSTALL = "./install.sh, or `git checkout ragchain_cli/judge/weights` in a checkout"
-RETRAINED = ("; weights retrained on purpose (python -m ragchain_cli.judge.train) need their size and SHA-256 "
+RETRAINED = (f"; weights retrained on purpose ({TRAIN}) need their size and SHA-256 "
              "in PINNED in ragchain_cli/judge/model.py")
+
+
+def asked(question: str, answer: str) -> str:
+    """A question with the answer to judge, as the judge reads it."""
+    return f"{question.strip()}{ANSWER_SEP}{answer.strip()}"
+
+
+def passage(subject: str, sentence: str) -> str:
+    """A sentence as the judge reads it: after what its passage is about (a title, a file name),
+    which a sentence saying "she" or "it" leaves out."""
+    return f"{subject.strip()}: {sentence.strip()}" if subject.strip() else sentence.strip()
 
 
 class Judge(Protocol):
@@ -61,12 +76,12 @@ def manifest(folder: Path = WEIGHTS) -> dict:
     path = folder / MANIFEST
     if not path.is_file():
         raise ModelNotFound(f"the answer judge is missing from {folder}",
-                            "reinstall ragchain (./install.sh); `python -m ragchain_cli.judge.train` rebuilds it")
+                            f"reinstall ragchain (./install.sh); `{TRAIN}` in a checkout rebuilds it")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
 def manifest_pins(folder: Path) -> dict[str, Pin]:
-    """The model file as the folder's manifest.json pins it (what train.py wrote)."""
+    """The model file as the folder's manifest.json pins it (what tools/judge/train.py wrote)."""
     record = manifest(folder)
     return {MODEL_FILE: Pin(int(record["size"]), record["sha256"])}
 
@@ -77,7 +92,7 @@ def checked(folder: Path = WEIGHTS, pins: Mapping[str, Pin] | None = None) -> Pa
     shipped = pins is None and folder.resolve() == WEIGHTS
     if pins is None:
         pins = PINNED if shipped else manifest_pins(folder)
-    install = REINSTALL if shipped else f"python -m ragchain_cli.judge.train --out {folder}"
+    install = REINSTALL if shipped else f"{TRAIN} --out {folder}"
     for name, pin in pins.items():
         verify_pinned(folder / name, pin, f"judge.{name}.{pin.sha256[:12]}", install,
                       instead=RETRAINED if shipped else "; its manifest.json pins it")

@@ -1,7 +1,8 @@
 """The judge's training pairs, built from public data (docs/JUDGE.md names each source).
 
 One binary question is asked of every pair (text, sentence): does the sentence support it? The
-text takes one of three forms, the same ones the answer path scores (judge/model.py):
+text takes one of three forms, the same ones the answer path scores (ragchain_cli/judge/model.py's
+`asked` and `passage` write them, here as there):
 - a question alone: does the sentence answer it? (decide, select, quote)
 - a question with an answer, `asked(question, answer)`: does the sentence give that answer to that
   question? (verify)
@@ -26,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..text.sentences import sentences
-
-ANSWER_SEP = " Answer: "
+from ragchain_cli.judge.model import asked, passage
+from ragchain_cli.text.sentences import sentences
 
 
 @dataclass(frozen=True)
@@ -37,17 +37,6 @@ class Pair:
     sentence: str
     label: int  # 1: the sentence supports the text
     kind: str  # "question", "answer" or "claim"
-
-
-def asked(question: str, answer: str) -> str:
-    """A question with the answer to judge, as the judge reads it."""
-    return f"{question.strip()}{ANSWER_SEP}{answer.strip()}"
-
-
-def passage(subject: str, sentence: str) -> str:
-    """A sentence as the judge reads it: after what its passage is about (a title, a file name),
-    which a sentence saying "she" or "it" leaves out."""
-    return f"{subject.strip()}: {sentence.strip()}" if subject.strip() else sentence.strip()
 
 
 def read_jsonl(path: Path) -> Iterator[dict]:

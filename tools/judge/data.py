@@ -1,6 +1,6 @@
-"""Rebuild the judge's training files from public repositories: `python -m ragchain_cli.judge.data`.
+"""Rebuild the judge's training files from public repositories: `python -m tools.judge.data`.
 
-    python -m ragchain_cli.judge.data --mirror DIR --out DIR
+    python -m tools.judge.data --mirror DIR --out DIR
 
 DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
 `owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
@@ -9,7 +9,7 @@ with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (SQuAD train, one 
 train's unanswerable questions, each with its near miss among QNLI's sentences); with --explorer also
 squad_explorer.jsonl (SQuAD 1.1 train's paragraphs, each with its first question), squad2cr.jsonl's
 near misses found among all of SQuAD train's sentences, and squad2cr_placed.jsonl (SQuAD2-CR's questions
-in their paragraphs, with the answerable questions beside them: judge/explorer.py). It logs their counts
+in their paragraphs, with the answerable questions beside them: tools/judge/explorer.py). It logs their counts
 on stderr. docs/JUDGE.md has the licences and how each source was checked; what may never be trained on
 is dropped here by title.
 """
@@ -211,7 +211,7 @@ def write(path: Path, rows: Iterator[dict]) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m ragchain_cli.judge.data", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.judge.data", description=__doc__.split("\n")[0])
     parser.add_argument("--mirror", required=True, help="folder of bare git clones, owner+name/repo")
     parser.add_argument("--out", required=True)
     parser.add_argument("--explorer", action="store_true",

@@ -1,4 +1,4 @@
-"""SQuAD 1.1 train, whole, from the SQuAD explorer's per-article pages (judge/data.py's EXPLORER source).
+"""SQuAD 1.1 train, whole, from the SQuAD explorer's per-article pages (tools/judge/data.py's EXPLORER source).
 
 The pages hold each paragraph of an article with its questions and their answer texts. They give two
 things: SQuAD train rows (`explorer_rows`), and the paragraphs that SQuAD 2.0 train's unanswerable
@@ -83,7 +83,7 @@ def explorer_rows(paragraphs: list[tuple[str, str, str]], skip_titles: set[str])
 def explorer_sentences(paragraphs: list[tuple[str, str, str]]) -> list[str]:
     """Every sentence of SQuAD 1.1 train's paragraphs (but a dev or measured article's): the pool in which
     SQuAD 2.0 train's unanswerable questions find the sentence they were written from."""
-    from ..text.sentences import sentences
+    from ragchain_cli.text.sentences import sentences
 
     contexts = {context for _, context, _ in paragraphs}
     return [s for c in sorted(contexts) for s in sentences(c) if not EVAL_NAMES.search(s)]
