@@ -4,8 +4,16 @@ Decided before any model is loaded, so a refusal costs no model load. The answer
 (answer/judging.py) must find a sentence that answers the question with a probability of at least
 `judge_answers`. With `verdicts = "both"` (the default) the retrieval signals (gather.py) must also
 rule out passages on another subject: they are combined by a logistic model, z = BIAS + sum(weight *
-signal), fit on half A of the qa-cmu-dev split only (bench/qa_abstain.py), and the question counts
-as answerable when z >= THRESHOLD.
+signal), and the question counts as answerable when z >= THRESHOLD.
+
+WEIGHTS and BIAS were fit in d2ff0b1 by `python bench/qa_abstain.py collect-retrieval --index INDEX
+--out A-retr.jsonl` then `python bench/qa_abstain.py fit A-retr.jsonl` (a class-balanced logistic
+regression on half A of qa-cmu-dev, bench/qa/split.json: 219 answerable questions, the same 220 with
+their article's chunks removed, 30 written unanswerable ones), and are not re-derivable today: the
+script was removed in 29a3e57, it called the answer path's API of then (ragchain_cli.answering,
+generate/), and the signals' code has changed since, so a port run now would fit other numbers.
+docs/history/RESULTS-history.md, "Abstention from sentence-level evidence (issue 13, session 5)",
+has the commands, the data and the rates on both halves.
 """
 
 from __future__ import annotations
@@ -22,7 +30,9 @@ WEIGHTS = {"coverage": 0.300, "local": 1.912, "dense": 2.880, "bm25": 0.971, "se
            "sentence_coverage": 3.395}
 BIAS = -8.775
 THRESHOLD = -3.5  # z at a probability of 0.03: the evidence only has to rule out passages on another subject
-# (chosen on half A of squad2-dev with bench/squad2_bench.py; bench/RESULTS.md has the curve and half B)
+# (chosen in e1a450b on half A of squad2-dev: bench/squad2_halves.py writes the halves, one `ask --no-abstain`
+# run a half, evaluation/qa_tradeoff.tradeoff replays the bars; docs/history/RESULTS-history.md, "The answer
+# path in stages, the case table and the abstention bar", has the commands, the curve and half B)
 NOT_SAID = "The documents do not say."
 NOT_SAID_NO_MATCH = "The documents do not say: no passage matches the question."
 

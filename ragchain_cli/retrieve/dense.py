@@ -2,7 +2,8 @@
 
 Queries are encoded by the query encoder the index manifest names (the numpy encoder when ingest
 found that it reproduces the ingest encoder's vectors). Loading torch costs seconds; it pays for
-itself only after BREAK_EVEN queries (measured: bench/encoder_breakeven.py, bench/RESULTS.md). So
+itself only after BREAK_EVEN queries (measured with bench/encoder_breakeven.py, removed in 29a3e57;
+docs/history/RESULTS-history.md has the figures, "Query encoder break-even"). So
 the numpy encoder runs until the queries this retriever has encoded would pass that number, and
 torch from then on (ski rental: at most twice the cost of the better choice known in hindsight);
 when torch is already loaded in the process, it takes every batch above SMALL_BATCH at once.
@@ -17,7 +18,7 @@ from ..stores.embedders import load_embedder, load_query_encoder
 from ..stores.index import Index
 from ..types import Hit
 
-BREAK_EVEN = 1800  # queries; measured in CPU time (bench/RESULTS.md, query encoder break-even)
+BREAK_EVEN = 1800  # queries; measured in CPU time (docs/history/RESULTS-history.md, query encoder break-even)
 SMALL_BATCH = 32  # with torch loaded: above this, its batched kernels beat the numpy encoder
 
 

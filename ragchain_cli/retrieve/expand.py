@@ -6,8 +6,9 @@ sub-questions and 3-5 keywords. They become the queries `passage`, `sub1`..`sub3
 that call an LLM themselves (hyde); the lists join the original query's under names like
 `bm25~sub1` and `dense~passage`, and fusion takes the union (de-duplicated by chunk ID). Each
 generated list weighs GENERATED_WEIGHT x its retriever's weight: with equal weights the five or
-so generated queries outvote the original, and a small model's drift then costs nDCG (SciFact,
-bench/query_ext_bench.py: smollm2 -0.043 with equal weights, -0.010 at 0.2, on 100 queries).
+so generated queries outvote the original, and a small model's drift then costs nDCG (SciFact:
+smollm2 -0.043 with equal weights, -0.010 at 0.2, on 100 queries; bench/query_ext_bench.py,
+removed in 29a3e57; docs/history/RESULTS-history.md has the figures, "Query-side extensions").
 
 Generation is sequential (one llama.cpp context); retrieval of a query's generated queries
 runs in a thread pool while the LLM writes the next query's expansion. A reply that is not

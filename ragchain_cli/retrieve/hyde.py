@@ -6,7 +6,8 @@ table with the index's embedding model. The prompt template is per domain (setti
 `hyde_template`, with `{query}` where the query goes); `hyde_passages` passages are written
 per query (1 by default: each costs seconds on a CPU), at temperature 0 for one passage and
 0.7 (the paper's) for several so that they differ. Off by default: with SmolLM2-135M and
-Qwen2.5-0.5B it did not beat dense on SciFact (bench/query_ext_bench.py) at 3-14 s per query.
+Qwen2.5-0.5B it did not beat dense on SciFact at 3-14 s per query (bench/query_ext_bench.py,
+removed in 29a3e57; docs/history/RESULTS-history.md has the figures, "Query-side extensions").
 """
 
 from __future__ import annotations

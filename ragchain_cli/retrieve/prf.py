@@ -12,7 +12,8 @@ own stemmer, so `cell` and `cells` add up). prf_weight = 1 gives plain BM25's ra
 dense-prf (Rocchio): q' = alpha * q + beta * mean(top `prf_docs` vectors), re-normalised. The
 feedback vectors are read from LanceDB by chunk ID (exactly what was indexed, no re-embedding).
 
-Neither is on by default: on the 809 SciFact train queries (bench/query_ext_bench.py) RM3 cost
+Neither is on by default: on the 809 SciFact train queries (bench/query_ext_bench.py, removed in
+29a3e57; docs/history/RESULTS-history.md has the figures, "Query-side extensions") RM3 cost
 0.019-0.042 nDCG@10 against BM25 and Rocchio 0.008-0.015 against dense, and hybrid with prf did
 no better than hybrid without it.
 """

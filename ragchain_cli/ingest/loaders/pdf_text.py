@@ -1,6 +1,7 @@
 """A PDF page's text in reading order, from PyMuPDF's own text extraction.
 
-Measured on ../shared/data/pdfs/text against poppler's pdftotext (bench/reading_order_bench.py):
+Measured on ../shared/data/pdfs/text against poppler's pdftotext (bench/reading_order_bench.py,
+removed in 29a3e57; docs/history/RESULTS-history.md has the figures, "Issue 28: PDF reading order"):
 `get_text(sort=True)` lays the page out line by line across the page, so two columns are read
 across each other; the content-stream order MuPDF keeps without sorting reads the columns one
 after the other for every PDF there, and MuPDF's page segmentation (TEXT_SEGMENT) reads columns
