@@ -93,6 +93,16 @@ def _json_object(text: str) -> dict:
     )
 
 
+def json_reply(text: str, schema: dict) -> dict:
+    """A reply asked for as JSON under `schema`, parsed, with every required key there."""
+    value = _json_object(text)
+    missing = [key for key in schema.get("required", []) if key not in value]
+    if missing:
+        raise GenerationError(f"the model's JSON lacks required key(s) {', '.join(missing)}",
+                              "raise max_tokens or use a larger model")
+    return value
+
+
 class LocalLLM:
     """A local GGUF chat model. Cheap to construct again: the weights are shared per process."""
 
@@ -207,10 +217,4 @@ class LocalLLM:
             temperature=0.0,
             response_format={"type": "json_object", "schema": schema},
         )
-        value = _json_object(result["choices"][0]["message"].get("content") or "")
-        missing = [key for key in schema.get("required", []) if key not in value]
-        if missing:
-            raise GenerationError(
-                f"the model's JSON lacks required key(s) {', '.join(missing)}", "raise max_tokens or use a larger model"
-            )
-        return value
+        return json_reply(result["choices"][0]["message"].get("content") or "", schema)

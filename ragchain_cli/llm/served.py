@@ -134,17 +134,12 @@ class ServedLLM:
 
     def chat_json(self, messages: list[dict], schema: dict, max_tokens: int) -> dict:
         """A reply the server constrains to `schema` where it can (llama.cpp does), parsed into a dict."""
-        from .llama import GenerationError, _json_object
+        from .llama import json_reply
 
         reply = self._call(lambda: self._json(self._client.chat.completions.with_raw_response.create(
             model=self.model, messages=messages, max_tokens=max_tokens, temperature=0.0,
             response_format={"type": "json_object", "schema": schema}, extra_body=SAME_AS_LOCAL)))
-        value = _json_object(reply.choices[0].message.content or "")
-        missing = [key for key in schema.get("required", []) if key not in value]
-        if missing:
-            raise GenerationError(f"the served model's JSON lacks required key(s) {', '.join(missing)}",
-                                  "raise max_tokens or use a larger model")
-        return value
+        return json_reply(reply.choices[0].message.content or "", schema)
 
     def count_tokens(self, text: str) -> int:
         if text not in self._counts:
