@@ -84,6 +84,21 @@ def test_a_document_is_shown_by_the_passage_the_lists_rank_highest_together(thre
         index.close()
 
 
+@pytest.mark.parametrize("method", ["rrf", "cc"])
+def test_the_passage_that_shows_a_document_is_ranked_with_the_searchs_rrf_k(three_docs, method):
+    index = Index(three_docs)
+    try:
+        ids = _chunks(index)
+        x1, x2 = ids["x"][:2]
+        (y1,), (z1,) = ids["y"], ids["z"]
+        runs = {"bm25": [Hit(x1, 9.0), Hit(y1, 8.0), Hit(x2, 7.0)], "dense": [Hit(y1, 0.9), Hit(x2, 0.8), Hit(z1, 0.7)]}
+        ranked = DocumentRanker(Linker(index.docstore)).rank(method, runs, k=0)
+        # k = 0: x1 stands at 1/1, x2 at 1/3 + 1/2 (at k = 60, x2 wins: the test above)
+        assert next(h.chunk_id for h in ranked if h.doc_id == "x") == x1
+    finally:
+        index.close()
+
+
 def test_a_whole_document_list_shares_its_chunk_retrievers_weight(three_docs):
     index = Index(three_docs)
     try:

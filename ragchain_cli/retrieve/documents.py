@@ -6,9 +6,9 @@ document is compared with documents: fusing chunks first lets one retriever's se
 passage of a document push out another document both retrievers liked. Lists that rank whole
 documents already (`bm25-doc`: BM25 over title + full text, when the index has it) join the
 fusion as they are. Each fused document is shown by a chunk: of its best passage in each chunk
-list, the one the chunk lists rank highest together (reciprocal ranks summed, so a passage both
-retrievers put high wins over one only a single list liked; ties: the list that ranked the document
-highest), or its first chunk if only a whole-document list found it. A hit's explain stays the
+list, the one the chunk lists rank highest together (fusion.rrf over the chunk lists, unweighted,
+with the search's rrf_k: a passage both retrievers put high wins over one only a single list liked;
+ties: the list that ranked the document highest), or its first chunk if only a whole-document list found it. A hit's explain stays the
 document's: its rank in each list and its best passage's score there.
 """
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..fusion import best_passages, fuse, passages_to_documents
+from ..config import DEFAULTS
+from ..fusion import best_passages, fuse, passages_to_documents, rrf
 from ..stores.linker import Linker
 from ..types import Hit
 
@@ -32,7 +33,8 @@ class DocumentRanker:
 
     def rank(self, method: str, runs: Mapping[str, list[Hit]], limit: int | None = None, **options) -> list[Hit]:
         """Like fusion.fuse, over documents: chunk lists per retriever -> fused documents, each a Hit
-        on the chunk that stands for it; the first `limit` of them (all when None)."""
+        on the chunk that stands for it; the first `limit` of them (all when None). `k` (rrf_k, passed
+        whatever the method) also ranks the passages that show a document."""
         chunks = {name: hits for name, hits in runs.items() if not self.is_whole(name)}
         self.linker.link([hit for hits in chunks.values() for hit in hits if not hit.doc_id])  # fills doc_id
         chunks = {name: [h for h in hits if h.doc_id] for name, hits in chunks.items()}
@@ -40,7 +42,7 @@ class DocumentRanker:
                 for name, hits in runs.items()}
         best = {name: best_passages(hits) for name, hits in chunks.items()}
         fused = fuse(method, docs, **{**options, "weights": self._weights(options.get("weights"), docs)})[:limit]
-        standing = _standing(chunks, {c for h in fused for n in best if (c := best[n].get(h.doc_id))})
+        standing = _standing(chunks, options.get("k"))
         passages = {hit.doc_id: self._passage(hit, best, standing) for hit in fused}
         unseen = [doc for doc, chunk_id in passages.items() if not chunk_id]
         first = self.linker.docstore.first_chunk_ids(unseen) if unseen else {}
@@ -81,11 +83,6 @@ class DocumentRanker:
         return chunk_id
 
 
-def _standing(chunks: Mapping[str, list[Hit]], wanted: set[str], k: int = 60) -> dict[str, float]:
-    """For each wanted chunk, the sum over the chunk lists of 1 / (k + its rank there)."""
-    standing = dict.fromkeys(wanted, 0.0)
-    for hits in chunks.values():  # ranks count a chunk's first entry, as fusion's do
-        for rank, chunk_id in enumerate(dict.fromkeys(h.chunk_id for h in hits), start=1):
-            if chunk_id in standing:
-                standing[chunk_id] += 1.0 / (k + rank)
-    return standing
+def _standing(chunks: Mapping[str, list[Hit]], k: float | None) -> dict[str, float]:
+    """Each chunk's sum over the chunk lists of 1 / (k + its rank there): fusion.rrf, unweighted."""
+    return {hit.chunk_id: hit.score for hit in rrf(chunks, k=DEFAULTS.rrf_k if k is None else k)}
