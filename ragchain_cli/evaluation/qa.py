@@ -24,7 +24,13 @@ annotators' answers).
   keyword_recall, contains_gold and correct, an answer whose first token is "yes" or "no" scores
   1.0 when it is the gold's word and 0.0 when it is the other; any other answer is scored by the
   plain measure against the whole gold. exact_match and token_f1 stay exactly SQuAD's.
-Citation markers ("[2]") are taken out of the answer before scoring (strip_citations).
+Citation markers ("[2]", "[1, 3]"; text.words.MARKER, the answer path's own) are taken out of the
+answer before scoring (strip_citations).
+
+The tokens and STOP_WORDS here are the one exception to the package's shared tokenizer and stop
+list (text/words.py): they define the published measures (SQuAD's official normalisation for exact
+match and F1; key words for `correct`) and stay fixed, so that a score means the same in every
+session's results.
 """
 
 from __future__ import annotations
@@ -35,11 +41,12 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 
+from ..text.words import MARKER
+
 CORRECT_RECALL = 0.6
 POLAR = ("yes", "no")
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 _PUNCTUATION = frozenset(string.punctuation)
-_CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 STOP_WORDS = frozenset("""
 a an the and or but so if of to in on at by for with from as into onto about over under between through during
 is are was were be been being am do does did done has have had having can could will would shall should may might
@@ -61,7 +68,7 @@ def tokens(text: str) -> list[str]:
 
 def strip_citations(text: str) -> str:
     """The answer without its citation markers ("Berlin [1][2]." -> "Berlin ."): they are not content."""
-    return _CITATION.sub(" ", text)
+    return MARKER.sub(" ", text)
 
 
 def _squad_golds(golds: Sequence[str]) -> list[str]:

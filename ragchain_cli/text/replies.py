@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 
 from .sentences import first_sentence
-from .words import MARKER
+from .words import MARKER_PATTERN, without_markers
 
 NO_ANSWER = "The model gave no answer from the retrieved passages."
 _SOURCE = r"(?:the\s+)?(?:provided\s+|given\s+|above\s+)?(?:passages?|context|texts?|documents?|information)"
-_MARKERS = r"(?:\s*\[[\d,\s]+\])*"
+_MARKERS = rf"(?:\s*{MARKER_PATTERN})*"
 _PREAMBLE = re.compile(
     rf"^\s*(?:(?:according\s+to|based\s+on|as\s+stated\s+in|as\s+mentioned\s+in)\s+{_SOURCE}{_MARKERS}"
     rf"(?:\s+(?:provided|given|above))?\s*[,:]?"
@@ -67,4 +67,4 @@ def shorten(text: str) -> str:
 
 def without_citations(text: str) -> str:
     """The text with its [n] markers removed: "closed in August [1]." -> "closed in August."."""
-    return MARKER.sub("", text).strip()
+    return without_markers(text).strip()

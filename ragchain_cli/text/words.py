@@ -1,6 +1,12 @@
 """Words as ragchain's text rules see them: tokens, stop words, numbers (in digits and in words),
 stems, content words, citation markers, and IDF from the lexical index.
 
+The one tokenizer (TOKEN), stop-word list (STOPWORDS) and citation-marker pattern (MARKER_PATTERN)
+of the package and of tools/: the answer path, the judge's training data and `eval --qa`'s marker
+stripping use them. The one exception is `eval --qa`'s scorer (evaluation/qa.py), whose tokens and
+key-word stop list are part of the published measures' definition (SQuAD's official normalisation
+for exact match and F1) and stay fixed so that scores stay comparable.
+
 Matching is forgiving about form ("feeds" = "feed", "1,200" = "1200", "twelve" = "12": words are
 stemmed by the lexical index's own Snowball stemmer) and strict about substance: a word counts as
 present in a text when its stem is among the text's stems.
@@ -16,12 +22,15 @@ from typing import Callable, Iterable
 
 # A token: a number ("1,200", "3.5") or a word with an inner apostrophe ("Reykjavik's", "don't").
 TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
-# A citation marker: "[2]", "[1, 3]".
-MARKER = re.compile(r"(?P<space>[ \t]*)\[\s*(?P<numbers>\d+(?:\s*[,;]\s*\d+)*)\s*\]")
+# A citation marker: "[2]", "[1, 3]", "[1; 3]". MARKER_PATTERN is for building other patterns (it has no
+# groups); MARKER finds one with the spaces before it (`space`) and its numbers (`numbers`).
+_CITED = r"\d+(?:\s*[,;]\s*\d+)*"
+MARKER_PATTERN = rf"\[\s*{_CITED}\s*\]"
+MARKER = re.compile(rf"(?P<space>[ \t]*)\[\s*(?P<numbers>{_CITED})\s*\]")
 
 STOPWORDS = frozenset(
     """
-    a about above after again against all also am an and any are as at be because been before being below
+    a about above after again against all also although am an and any are as at be because been before being below
     between both but by can could did do does doing done down during each either else even ever every few
     for from further had has have having he her here hers herself him himself his how however i if in into
     is it its itself just may me might more most much must my myself neither no nor not now of off on once
@@ -134,6 +143,12 @@ def stem(word: str) -> str:
 def is_content(word: str) -> bool:
     lower = word.lower()
     return word[:1].isdigit() or (len(lower) > 2 and lower not in STOPWORDS and lower not in FILLER)
+
+
+def content_words(text: str) -> set[str]:
+    """The text's content words (is_content), lower-cased and not stemmed: a cheap overlap of two texts
+    (the judge's training data compares thousands of sentences with it)."""
+    return {t.lower() for t in tokens(text) if is_content(t)}
 
 
 def content_stems(text: str) -> list[str]:

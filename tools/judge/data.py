@@ -27,6 +27,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
+from ragchain_cli.text.words import content_words
+
 SQUAD2 = ("PhongNTDo+guide_train_MRC_transformers", "631a448de42714910b179afdf83799e01ff1bfaa", "train-v2.0.json")
 SQUAD11 = ("ermeba+jupiter_bert", "6bed297d8d9c6b390b287f4bfdf8271253313ff1", "train-v1.1.json")  # cut mid-file
 ESNLI = ("OanaMariaCamburu+e-SNLI", "7b585a3f077fdea899780eb0473940522ae44a2e", "dataset/eSNLI/{part}.{split}")
@@ -58,8 +60,6 @@ Economic_inequality Doctor_Who University_of_Chicago Yuan_dynasty Kenya Intergov
 Chloroplast Prime_number Rhine Scottish_Parliament Islamism Imperialism United_Methodist_Church
 French_and_Indian_War Force""".split())
 _ID = re.compile(r"[0-9a-f]{24}")
-_STOP = frozenset("""the a an of in on at to for by with from and or is was were are be been what which who whom whose
-when where why how did does do that this these those as it its into than then there their they he she his her not""".split())
 
 
 def show(mirror: Path, source: tuple[str, str, str], path: str = "") -> str:
@@ -174,14 +174,10 @@ def cr_questions(lines: list[str], known_ids: set[str]) -> Iterator[tuple[str, s
             yield qid, question
 
 
-def _content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP}
-
-
 def _word_index(sentences: list[str]) -> tuple[dict[str, float], dict[str, list[int]]]:
     index: dict[str, list[int]] = {}
     for i, sentence in enumerate(sentences):
-        for word in _content_words(sentence):
+        for word in content_words(sentence):
             index.setdefault(word, []).append(i)
     return {w: math.log(len(sentences) / len(found)) for w, found in index.items()}, index
 
@@ -189,7 +185,7 @@ def _word_index(sentences: list[str]) -> tuple[dict[str, float], dict[str, list[
 def _best_sentence(question: str, weights: dict[str, float], index: dict[str, list[int]],
                    unseen: float) -> tuple[int, float]:
     """The sentence holding most of the question's word weight (idf; `unseen` for a word no sentence holds)."""
-    words = sorted(_content_words(question))  # one order of addition: the same sums in every process
+    words = sorted(content_words(question))  # one order of addition: the same sums in every process
     total = sum(weights.get(w, unseen) for w in words) or 1.0
     scores: Counter = Counter()
     for word in (w for w in words if w in weights):

@@ -15,8 +15,9 @@ import subprocess
 from pathlib import Path
 from typing import Iterator
 
-from .data import (CR_OVERLAP, DEV_TITLES, EVAL_NAMES, EXPLORER, _best_sentence, _content_words, _word_index,
-                   cr_questions, show)
+from ragchain_cli.text.words import content_words
+
+from .data import CR_OVERLAP, DEV_TITLES, EVAL_NAMES, EXPLORER, _best_sentence, _word_index, cr_questions, show
 from .pairs import _holding, _split
 
 _PAGE_TITLE = re.compile(r'<h1 id="title">(.*?)</h1>', re.S)
@@ -106,10 +107,10 @@ def placed_rows(paragraphs: list[tuple[str, str, str]], lines: list[str], known_
         if share < CR_OVERLAP:
             continue
         k, i = pool[best]
-        (title, context, rest), mine = paragraphs[k], _content_words(question)
+        (title, context, rest), mine = paragraphs[k], content_words(question)
         if k not in asked:  # a paragraph's questions, parsed once however many are placed in it
             asked[k] = questions(context, rest)
-        inside = [(len(mine & _content_words(q)), -n, q, a, at)
+        inside = [(len(mine & content_words(q)), -n, q, a, at)
                   for n, (q, a, at) in enumerate(asked[k]) if _holding(spans[k], at) == i]
         twin = max(inside) if inside else None
         if twin and twin[2].lower() == question.lower():

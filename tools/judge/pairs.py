@@ -29,6 +29,7 @@ from typing import Iterable, Iterator
 
 from ragchain_cli.judge.model import asked, passage
 from ragchain_cli.text.sentences import sentences
+from ragchain_cli.text.words import STOPWORDS, content_words
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,6 @@ def read_jsonl(path: Path) -> Iterator[dict]:
         for line in handle:
             if line.strip():
                 yield json.loads(line)
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"\w+", text.lower()) if len(w) > 2}
 
 
 def _split(context: str) -> list[tuple[int, int, str]]:
@@ -70,14 +67,14 @@ def _holding(spans: list[tuple[int, int, str]], start: int) -> int:
 
 
 def _most_like(question: str, spans: list[tuple[int, int, str]], skip: int) -> int:
-    asked_words = _words(question)
-    ranked = sorted((len(asked_words & _words(s)), -i) for i, (_, _, s) in enumerate(spans) if i != skip)
+    asked_words = content_words(question)
+    ranked = sorted((len(asked_words & content_words(s)), -i) for i, (_, _, s) in enumerate(spans) if i != skip)
     return -ranked[-1][1] if ranked else -1
 
 
 def _other_answer(answer: str, others: list[str], rng: random.Random) -> str:
-    mine = _words(answer) | {answer.lower()}
-    pool = [o for o in others if o.strip() and not (_words(o) & mine) and o.lower() not in answer.lower()
+    mine = content_words(answer) | {answer.lower()}
+    pool = [o for o in others if o.strip() and not (content_words(o) & mine) and o.lower() not in answer.lower()
             and answer.lower() not in o.lower()]
     return rng.choice(pool) if pool else ""
 
@@ -142,14 +139,10 @@ def near_miss(question: str, sentence: str, elsewhere: str, rng: random.Random) 
     chosen = rng.choice(words)
     kind = chosen.group()[0].isdigit()
     pool = sorted({w for w in _SWAPPABLE.findall(elsewhere) if w[0].isdigit() == kind and w not in sentence
-                   and w not in question and w.lower() not in _COMMON})
+                   and w not in question and w.lower() not in STOPWORDS})
     if not pool:
         return ""
     return question[:chosen.start()] + rng.choice(pool) + question[chosen.end():]
-
-
-_COMMON = frozenset("the a an in on at of for and but or it its this that these those he she they his her their "
-                    "there then when while after before during however although since".split())
 
 
 NONCOMMERCIAL = ("sick",)  # SICK is CC BY-NC-SA: the shipped weights are Apache-2.0, so it is never trained on
