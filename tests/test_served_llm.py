@@ -41,7 +41,7 @@ class Server:
         self.port, self.log = free_port(), log
         self.url = f"http://127.0.0.1:{self.port}/v1"
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(resolve_model(MODEL)), "--model_alias",
-                   ALIAS, "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", "4096"]
+                   ALIAS, "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", "4096", "--logits_all", "false"]
         self.process = subprocess.Popen(command, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
         self._wait()
 
