@@ -65,6 +65,20 @@ def test_a_yes_no_answer_the_judge_does_not_support_is_shown_with_nothing_cited(
     assert not any(c["cited"] for c in payload["citations"]) and "[" not in payload["answer"], payload
 
 
+def test_an_unverified_answer_comes_with_the_passages_sentence_closest_to_it(sample_index):
+    reply = "No, Heron Inlet is open to sampling in May."
+    payload = ask(sample_index, "Is Heron Inlet closed to sampling in May?", ScriptedModel(reply, reply))
+    assert payload["closest"] and any(payload["closest"] in hit["text"] for hit in payload["hits"]), payload
+
+
+def test_the_judge_s_refusal_gives_its_support_beside_the_bar(sample_index):
+    reply = "Yes, Heron Inlet is open all year."  # no word check fails with verdicts = judge: the judge decides
+    settings = load_settings({"index": str(sample_index)}, config_files=[])
+    with open_workflow(settings, AskOptions(verdicts="judge"), model=ScriptedModel(reply, reply)) as workflow:
+        payload = workflow.ask("Is Heron Inlet closed to sampling in May?")
+    assert payload["supported"] is False and f"verified from {DEFAULTS.judge_supports:.0%})" in payload["not_verified"]
+
+
 def test_question_the_documents_do_not_answer_abstains_with_the_closest_passages(sample_index, cli):
     result = cli("ask", "What is the airspeed velocity of an unladen swallow?", "--index", sample_index, *LLM,
                  "--json")
@@ -117,7 +131,19 @@ def test_an_answer_that_is_not_verified_says_why_on_the_terminal():
                               "citations": [consulted], "hits": [{"rank": 1, "doc_id": "a.txt", "page": None}]})
     text = console.export_text()
     assert "Not verified: the answer does not say yes or no; treat this answer as the model's guess" in text
+    assert "closest" not in text  # no sentence to show: none is named
     assert "Passages consulted (none is cited for this answer)" in text and "[1] a.txt" in text
+
+
+def test_the_terminal_shows_the_sentence_to_check_an_unverified_answer_against():
+    from rich.console import Console
+
+    from ragchain_cli.cli.ask import _render_sources
+
+    console = Console(record=True, width=200)
+    _render_sources(console, {"supported": False, "not_verified": "the passages do not contain cannot",
+                              "closest": "Pool bicycles must not be taken on the ferry.", "citations": [], "hits": []})
+    assert "closest to it: \"Pool bicycles must not be taken on the ferry.\"" in console.export_text()
 
 
 def test_passages_read_but_not_cited_are_named_under_the_sources():

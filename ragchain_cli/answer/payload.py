@@ -1,7 +1,8 @@
 """Stage 5, payload: one JSON-ready dict per question, shared by `ask --json` and the terminal.
 
 Fields (the contract with `eval --qa`): question, answer, answered, supported, not_verified (why
-"supported" is false, a phrase; null otherwise), unsupported_terms, citations, hits (each search-hit
+"supported" is false, a phrase; null otherwise), closest (with not_verified: the sentence of the
+passages the judge finds closest to the answer, for a reader to check; null otherwise), unsupported_terms, citations, hits (each search-hit
 payload plus "text", the passage as the model read it), timings (retrieve, generate when the
 model ran, total; seconds: retrieve and total from the question's start, generate the model's own), evidence (decide.py's signals, score, probability);
 "draft" when the model itself declined, or when its reply was not verified and the passage's
@@ -43,7 +44,8 @@ def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) 
     if not verdict.answered:  # the model itself found no answer in the passages
         return {**refused(decision, NOT_SAID, draft.passages, timings), "draft": draft.text}
     return {"question": decision.question, "answer": verdict.text, "answered": True, "supported": verdict.supported,
-            "not_verified": verdict.reason or None, "unsupported_terms": verdict.unsupported,
+            "not_verified": verdict.reason or None, "closest": verdict.closest or None,
+            "unsupported_terms": verdict.unsupported,
             "citations": [citation(c) for c in verdict.citations],
             "hits": hits_payload(draft.passages, decision.question), "timings": rounded(timings),
             "evidence": {**decision.evidence(), "support": None if verdict.judged is None else round(verdict.judged, 4)}}

@@ -32,7 +32,7 @@ from .prompt import YES_NO_REMINDER, SourceConsulted
 from .support import adds_to, as_written, check_support
 
 ECHO = "the answer only repeats the question"
-JUDGED_NOT = "the answer judge does not find this answer in the cited passages (support {p:.2f})"
+JUDGED_NOT = "the answer judge does not find this answer in the cited passages (support {p:.0%}; verified from {bar:.0%})"
 
 
 @dataclass
@@ -44,6 +44,7 @@ class Verdict:
     citations: list[Citation] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     judged: float | None = None  # the answer judge's support for the answer (None: not judged)
+    closest: str = ""  # not verified: the passages' sentence the judge finds closest to the answer, to check by eye
 
 
 def next_attempt(decision: Decision, draft: Draft, focus_tokens: int, bar: float) -> Attempt | None:
@@ -80,19 +81,21 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None, judge: Jud
     judged = None
     if not why:
         judged = judged_support(judge, decision, draft)
-        why = "" if judged >= bar else JUDGED_NOT.format(p=judged)
-    citations = draft.citations
+        why = "" if judged >= bar else JUDGED_NOT.format(p=judged, bar=bar)
+    citations, closest = draft.citations, ""
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
-        text = without_citations(text)
+        text, closest = without_citations(text), _judged(judge, decision, draft)[1]
         citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
     missing = as_written(support.missing + support.apart, text) if support is not None else []
-    return Verdict(True, not why, text, why, citations, missing, judged)
+    return Verdict(True, not why, text, why, citations, missing, judged, closest)
 
 
 def judged_support(judge: Judge, decision: Decision, draft: Draft) -> float:
     """The answer judge's support for the draft's reply in the passages it cites (computed once a draft)."""
-    if draft.support is not None:
-        return draft.support
-    cited = {c.number for c in draft.citations}
-    return support_of(judge, decision.question, draft.text, decision.polar, draft.passages, cited,
-                      [subject(h.chunk) for h in draft.passages])[0]
+    return draft.support if draft.support is not None else _judged(judge, decision, draft)[0]
+
+
+def _judged(judge: Judge, decision: Decision, draft: Draft) -> tuple[float, str]:
+    """The judge's support for the reply in the cited passages, and the sentence that gives it."""
+    return support_of(judge, decision.question, draft.text, decision.polar, draft.passages,
+                      {c.number for c in draft.citations}, [subject(h.chunk) for h in draft.passages])

@@ -167,6 +167,8 @@ def _render_sources(console, payload: dict) -> None:
         why = payload.get("not_verified") or "the passages do not contain its key content"
         console.print(f"[bold yellow]Not verified:[/] {shown(why)}; treat this answer as the model's guess, "
                       "not as a cited fact.")
+        if payload.get("closest"):  # what the reader can check the answer against
+            console.print(f"[dim]The passages' sentence closest to it: \"{shown(payload['closest'])}\"[/]")
     cited = [c for c in payload["citations"] if c["cited"]]
     label = "Sources" if cited else "Passages consulted (none is cited for this answer)"
     if payload["citations"]:
