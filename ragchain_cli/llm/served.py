@@ -31,8 +31,8 @@ TIMEOUT_SETTING = "llm_timeout (--llm-timeout, RAGCHAIN_LLM_TIMEOUT, or llm_time
 START_HINT = ("start one, e.g. `python -m llama_cpp.server --model FILE.gguf --port 8080`, "
               "`llama-server -m FILE.gguf --port 8080` or `ollama serve`, or leave out --llm to use the local model")
 BYTES_PER_TOKEN = 3  # the estimate where the server cannot count tokens: long rather than short
-SAME_AS_LOCAL = {"repeat_penalty": 1.0}
-_NOT_API = "check that the URL is the server's OpenAI-compatible API base (it usually ends in /v1)"  # llama-cpp-python's create_chat_completion default
+SAME_AS_LOCAL = {"repeat_penalty": 1.0}  # llama-cpp-python's create_chat_completion default, as in-process
+_NOT_API = "check that the URL is the server's OpenAI-compatible API base (it usually ends in /v1)"
 
 
 def is_url(text: str) -> bool:
