@@ -9,7 +9,7 @@ model ran, total; seconds: retrieve and total from the question's start, generat
 sentence is quoted instead ("quoted": true, "supported": false: a quote is not checked to answer,
 "draft_not_verified": why the reply was not verified); "searched" and "corrected" when a word was corrected;
 "versions" (the version groups the answer reconciled) and, on each citation, "superseded_by"
-(added by the workflow from versions.py); "llm", what drafted, when a model did
+(added by the workflow from versions.py); "llm", what drafted (null when no model did)
 (`{"backend": "local" | "served", "model", "path" | "url"}`, llm/backend.describe).
 """
 
@@ -25,7 +25,7 @@ from .verify import Verdict
 def blank(question: str) -> dict:
     """An empty input line: an unanswered line with every key an answer has, so a JSONL reader sees one shape."""
     return {"question": question, "answer": "", "answered": False, "supported": None, "not_verified": None,
-            "unsupported_terms": [], "citations": [], "hits": [],
+            "closest": None, "llm": None, "unsupported_terms": [], "citations": [], "hits": [],
             "timings": {"retrieve": 0.0, "total": 0.0}, "evidence": None, "versions": []}
 
 
@@ -36,7 +36,8 @@ def retrieved(question: str, hits: list[Hit], timings: dict) -> dict:
 
 def refused(decision: Decision, text: str, hits: list[Hit], timings: dict) -> dict:
     return {"question": decision.question, "answer": text, "answered": False, "supported": None, "not_verified": None,
-            "unsupported_terms": [], "citations": [], "hits": hits_payload(hits, decision.question),
+            "closest": None, "llm": None, "unsupported_terms": [], "citations": [],
+            "hits": hits_payload(hits, decision.question),
             "timings": rounded(timings), "evidence": decision.evidence()}
 
 

@@ -158,17 +158,7 @@ def _abstain_hint(console, payload: dict) -> None:
 
 
 def _render_sources(console, payload: dict) -> None:
-    if payload.get("quoted"):
-        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's sentence the answer judge "
-                      "finds answers the question best, quoted word for word; check that it answers it.")
-        console.print(f"[dim]The model's own answer, \"{shown(payload['draft'])}\", was not verified "
-                      f"({shown(payload['draft_not_verified'])}).[/]")
-    elif not payload["supported"]:
-        why = payload.get("not_verified") or "the passages do not contain its key content"
-        console.print(f"[bold yellow]Not verified:[/] {shown(why)}; treat this answer as the model's guess, "
-                      "not as a cited fact.")
-        if payload.get("closest"):  # what the reader can check the answer against
-            console.print(f"[dim]The passages' sentence closest to it: \"{shown(payload['closest'])}\"[/]")
+    _not_verified(console, payload)
     cited = [c for c in payload["citations"] if c["cited"]]
     label = "Sources" if cited else "Passages consulted (none is cited for this answer)"
     if payload["citations"]:
@@ -185,6 +175,21 @@ def _render_sources(console, payload: dict) -> None:
     replaced = {old: h["doc_id"] for h in payload["hits"] for old in h.get("older_versions", [])}
     for old, new in replaced.items():  # --latest dropped these
         console.print(f"  [dim]older version {shown(old)} also matched; answered from {shown(new)}[/]")
+
+
+def _not_verified(console, payload: dict) -> None:
+    """Why an answer is not shown verified, and what a reader can check it against."""
+    if payload.get("quoted"):
+        console.print("[bold yellow]Not verified as an answer:[/] this is the passage's sentence the answer judge "
+                      "finds answers the question best, quoted word for word; check that it answers it.")
+        console.print(f"[dim]The model's own answer, \"{shown(payload['draft'])}\", was not verified "
+                      f"({shown(payload['draft_not_verified'])}).[/]")
+    elif not payload["supported"]:
+        why = payload.get("not_verified") or "the passages do not contain its key content"
+        console.print(f"[bold yellow]Not verified:[/] {shown(why)}; treat this answer as the model's guess, "
+                      "not as a cited fact.")
+        if payload.get("closest"):
+            console.print(f"[dim]The passages' sentence closest to it: \"{shown(payload['closest'])}\"[/]")
 
 
 def _older(console, hit: dict) -> None:
