@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from typing import Any, Callable
 
 from ..config import DEFAULTS
@@ -50,6 +51,9 @@ class ServedLLM:
             raise ModelServerError("--llm URL needs the openai package", "pip install openai") from None
         self.url, self.timeout, self._n_ctx = url.strip().rstrip("/"), float(timeout), int(n_ctx)
         self._openai = openai
+        # the HTTP library the client runs on (httpx2, or httpx for older clients): a stream's own read
+        # errors reach the caller unwrapped
+        self._http = sys.modules.get("httpx2") or sys.modules.get("httpx")
         self._client = openai.OpenAI(base_url=self.url, api_key=os.environ.get(API_KEY_ENV) or "none",
                                      timeout=self.timeout, max_retries=0)
         self.model = self._call(lambda: self._chosen(model.strip()))
@@ -79,16 +83,19 @@ class ServedLLM:
 
     def _call(self, request: Callable[[], Any]) -> Any:
         """Run one request, turning the client's exceptions into ragchain errors that name the URL."""
-        openai = self._openai
+        openai, http = self._openai, self._http
         try:
             return request()
-        except openai.APITimeoutError:
+        except (openai.APITimeoutError, http.TimeoutException):
             raise ModelServerError(f"the model server at {self.url} did not answer within {self.timeout:g} s",
                                    f"raise {TIMEOUT_SETTING}, or use a smaller model") from None
         except openai.APIConnectionError as exc:
             cause = exc.__cause__ or exc
             raise ModelServerDown(f"no model server answers at {self.url} ({type(cause).__name__}: {cause})",
                                   START_HINT) from None
+        except http.TransportError as exc:  # the connection broke off while a reply streamed
+            raise ModelServerError(f"the connection to the model server at {self.url} broke off "
+                                   f"({type(exc).__name__}: {exc})", "see the server's own log for the cause") from None
         except openai.APIStatusError as exc:
             raise ModelServerError(f"the model server at {self.url} answered HTTP {exc.status_code}: "
                                    f"{_first_line(exc.response.text)}", _status_hint(exc.status_code)) from None
