@@ -33,6 +33,7 @@ class Draft:
     seconds: float
     history: list[str] = field(default_factory=list)  # earlier attempts' replies, for the payload
     support: float | None = None  # the answer judge's support for this reply (judging.support), when judged
+    supported_by: str = ""  # the passages' sentence that gives that support
 
 
 def context(found: Sentences, model: ChatModel, question: str, tokens: int, passages: int, max_tokens: int) -> list[Hit]:

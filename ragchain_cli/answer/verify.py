@@ -78,24 +78,24 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None, judge: Jud
     if verdicts == "both":
         support = check_support(text, decision.question, [h.chunk.text for h in draft.passages], stats)
         why = ECHO if not decision.polar and not adds_to(text, decision.question) else support.reason(text)
-    judged = None
+    judged, closest = None, ""
     if not why:
-        judged = judged_support(judge, decision, draft)
+        judged, closest = judged_support(judge, decision, draft)
         why = "" if judged >= bar else JUDGED_NOT.format(p=judged, bar=bar)
-    citations, closest = draft.citations, ""
+    citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
-        text, closest = without_citations(text), _judged(judge, decision, draft)[1]
+        text = without_citations(text)
         citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
     missing = as_written(support.missing + support.apart, text) if support is not None else []
-    return Verdict(True, not why, text, why, citations, missing, judged, closest)
+    if why and judged is None:  # a word check decided: the sentence a reader can check the answer against
+        closest = judged_support(judge, decision, draft)[1]
+    return Verdict(True, not why, text, why, citations, missing, judged, closest if why else "")
 
 
-def judged_support(judge: Judge, decision: Decision, draft: Draft) -> float:
-    """The answer judge's support for the draft's reply in the passages it cites (computed once a draft)."""
-    return draft.support if draft.support is not None else _judged(judge, decision, draft)[0]
-
-
-def _judged(judge: Judge, decision: Decision, draft: Draft) -> tuple[float, str]:
-    """The judge's support for the reply in the cited passages, and the sentence that gives it."""
+def judged_support(judge: Judge, decision: Decision, draft: Draft) -> tuple[float, str]:
+    """The answer judge's support for the draft's reply in the passages it cites, and the sentence that
+    gives it (computed once a draft: the workflow keeps both on the draft)."""
+    if draft.support is not None:
+        return draft.support, draft.supported_by
     return support_of(judge, decision.question, draft.text, decision.polar, draft.passages,
                       {c.number for c in draft.citations}, [subject(h.chunk) for h in draft.passages])

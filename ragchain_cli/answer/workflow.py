@@ -102,7 +102,7 @@ class AskWorkflow:
         attempt, drafted = Attempt(opts.context_tokens), None
         while attempt is not None:
             reply = draft(decision.question, attempt, gathered.found, model, opts.passages, opts.max_tokens)
-            reply.support = judged_support(self.judge, decision, reply)
+            reply.support, reply.supported_by = judged_support(self.judge, decision, reply)
             drafted = reply if drafted is None else keep(drafted, reply)
             attempt = next_attempt(decision, drafted, opts.focus_tokens, opts.judge_supports)
         return drafted
