@@ -5,7 +5,8 @@
 DIR (--mirror) holds bare git clones of the repositories below, one folder each, named
 `owner+name/repo` (as the project's fetch tool lays them out); every file is read at its pinned commit
 with `git show`. Writes squad2_train.jsonl, squad_extra.jsonl (SQuAD train, one question a line), nli.jsonl
-(SNLI dev and test pairs), boolq.jsonl, qnli.jsonl (QNLI train pairs) and squad2cr.jsonl (SQuAD 2.0
+(SNLI dev and test pairs), nli3.jsonl (MultiNLI dev and SNLI dev
+and test, three-way, for tools/judge/claims.py), boolq.jsonl, qnli.jsonl (QNLI train pairs) and squad2cr.jsonl (SQuAD 2.0
 train's unanswerable questions, each with its near miss among QNLI's sentences); with --explorer also
 squad_explorer.jsonl (SQuAD 1.1 train's paragraphs, each with its first question), squad2cr.jsonl's
 near misses found among all of SQuAD train's sentences, and squad2cr_placed.jsonl (SQuAD2-CR's questions
@@ -32,6 +33,11 @@ from ragchain_cli.text.words import content_words
 SQUAD2 = ("PhongNTDo+guide_train_MRC_transformers", "631a448de42714910b179afdf83799e01ff1bfaa", "train-v2.0.json")
 SQUAD11 = ("ermeba+jupiter_bert", "6bed297d8d9c6b390b287f4bfdf8271253313ff1", "train-v1.1.json")  # cut mid-file
 ESNLI = ("OanaMariaCamburu+e-SNLI", "7b585a3f077fdea899780eb0473940522ae44a2e", "dataset/eSNLI/{part}.{split}")
+# MultiNLI 1.0 dev (matched, mismatched) and SNLI 1.0 dev and test as CSV (pairID, sentence1, sentence2, label): the
+# three-way claim judge's NLI pairs (tools/judge/claims.py); the repository's train files are not in its snapshot
+MNLI = ("Tikquuss+nli_dataset", "6a11ce694e6930f5a7a26fdb95bfe71d039f6790", "Multi-genre-nli/multinli_1.0_dev_{split}.csv")
+NLI3_FILES = (("mnli_dev_matched", MNLI[2].format(split="matched")), ("mnli_dev_mismatched", MNLI[2].format(split="mismatched")),
+              ("snli_dev", "Stanford-nli/snli_1.0_dev.csv"), ("snli_test", "Stanford-nli/snli_1.0_test.csv"))
 BOOLQ = ("dwzhu-pku+boolqQA", "a88d374e9d0b9fa6712e33a80aefdc916ba6718a", "datafile/dev.jsonl")
 # GLUE QNLI train (built from SQuAD 1.1 train): the repository's train.json and dev.json are a 90/10 split of
 # QNLI's train file (its src/convert_to_pretrain_tapt_1.py), the k-shot files samples of it; never its test.tsv
@@ -117,6 +123,19 @@ def snli_rows(mirror: Path) -> Iterator[dict]:
         for premise, hypothesis, label in zip(parts["s1"], parts["s2"], parts["labels"]):
             yield {"premise": detokenized(premise), "hypothesis": detokenized(hypothesis), "label": label.strip(),
                    "source": f"snli_{split}"}
+
+
+def nli3_rows(mirror: Path) -> Iterator[dict]:
+    """MultiNLI dev and SNLI dev/test pairs with a gold label (three-way), once each."""
+    import csv
+    import io
+
+    for source, path in NLI3_FILES:
+        for row in csv.DictReader(io.StringIO(show(mirror, MNLI, path))):
+            label = (row.get("label") or "").strip()
+            if label in ("entailment", "neutral", "contradiction") and row["sentence1"].strip() and row["sentence2"].strip():
+                yield {"premise": row["sentence1"].strip(), "hypothesis": row["sentence2"].strip(), "label": label,
+                       "source": source}
 
 
 def boolq_rows(mirror: Path) -> Iterator[dict]:
@@ -224,6 +243,7 @@ def main(argv: list[str] | None = None) -> None:
     counts["squad_extra"] = write(out / "squad_extra.jsonl", squad_rows(extra, {a["title"] for a in first}))
     counts["nli"] = write(out / "nli.jsonl", snli_rows(mirror))
     counts["boolq"] = write(out / "boolq.jsonl", boolq_rows(mirror))
+    counts["nli3"] = write(out / "nli3.jsonl", nli3_rows(mirror))
     qnli = list(qnli_rows(mirror))
     counts["qnli"] = write(out / "qnli.jsonl", iter(qnli))
     pool = {r["sentence"] for r in qnli}

@@ -79,16 +79,22 @@ def _other_answer(answer: str, others: list[str], rng: random.Random) -> str:
     return rng.choice(pool) if pool else ""
 
 
-def squad_pairs(rows: Iterable[dict], rng: random.Random) -> Iterator[Pair]:
-    """Pairs from SQuAD 2.0 rows (one question a row), grouped by paragraph as they come."""
+def paragraphs(rows: Iterable[dict]) -> Iterator[tuple[list[tuple[int, int, str]], list[str], list[dict]]]:
+    """SQuAD rows (one question a row) grouped by paragraph as they come: the paragraph's sentences
+    with their spans, its answerable questions' answers, and its questions (paragraphs of two
+    sentences or more)."""
     by_paragraph: dict[str, list[dict]] = {}
     for row in rows:
         by_paragraph.setdefault(row["context"], []).append(row)
     for context, questions in by_paragraph.items():
         spans = _split(context)
-        if len(spans) < 2:
-            continue
-        answers = [q["answers"][0] for q in questions if q["answers"] and not q["is_impossible"]]
+        if len(spans) >= 2:
+            yield spans, [q["answers"][0] for q in questions if q["answers"] and not q["is_impossible"]], questions
+
+
+def squad_pairs(rows: Iterable[dict], rng: random.Random) -> Iterator[Pair]:
+    """Pairs from SQuAD 2.0 rows (one question a row), grouped by paragraph as they come."""
+    for spans, answers, questions in paragraphs(rows):
         for q in questions:
             yield from _question_pairs(q, spans, answers, rng)
 

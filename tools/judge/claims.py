@@ -1,0 +1,232 @@
+"""Train the three-way claim judge and write its shipped weights: `python -m tools.judge.claims`.
+
+    python -m tools.judge.claims --squad data/squad2_train.jsonl --squad data/squad_extra.jsonl \
+        --nli3 data/nli3.jsonl --boolq data/boolq.jsonl --out ragchain_cli/judge/weights \
+        --checkpoint ckpt --examples 60000 --max-minutes 60
+
+Starts from the bundled all-MiniLM-L6-v2 encoder with a new three-logit head (entails, neither,
+contradicts: ragchain_cli/judge/claims.py), trains one pass over the pairs of
+tools/judge/claim_pairs.py with cross-entropy, and is resumable: with --checkpoint it saves the
+model, optimiser and step every --save-every steps and a rerun goes on from there (the pair order
+is fixed by --seed). Evaluates on SQuAD paragraphs held out by the answer judge's hash and on held-out
+NLI and BoolQ pairs, exports ONNX, quantises it to int8, checks the int8 readings against PyTorch's
+(the run fails when they give another label to more than 5% of the held-out pairs) and writes claims-manifest.json. The
+last line logged gives the PINNED entry for ragchain_cli/judge/claims.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ragchain_cli.judge.claims import LABELS, MANIFEST, MODEL_FILE, OnnxClaimJudge, softmax
+from ragchain_cli.judge.model import TOKENIZER, encode
+from ragchain_cli.llm.models import Pin, sha256_file
+
+from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
+from .pairs import read_jsonl
+from .train import EXCLUDED_TITLES, batches, held_out
+
+LOG = logging.getLogger("ragchain.judge")
+
+
+def _held(text: str) -> bool:
+    return held_out(text)
+
+
+def gather(args, rng: random.Random) -> tuple[list[Claim], list[Claim], dict]:
+    squad = [r for path in args.squad for r in read_jsonl(Path(path))
+             if r.get("title", "").lower() not in EXCLUDED_TITLES]
+    answers = list(squad_claims([r for r in squad if not _held(r["context"])], rng))
+    answers_eval = list(squad_claims([r for r in squad if _held(r["context"])], rng))
+    nli = [c for path in args.nli3 for c in nli_claims(read_jsonl(Path(path)))]
+    polar = [c for path in args.boolq for c in boolq_claims(read_jsonl(Path(path)))]
+    rng.shuffle(nli)
+    cut = min(len(nli) // 20, 2000)
+    train = [c for c in polar if not _held(c.sentence)] + nli[cut:] + answers
+    rng.shuffle(train)
+    train = train[:args.examples]
+    evaluation = answers_eval + nli[:cut] + [c for c in polar if _held(c.sentence)]
+    counts = {"squad_questions": len(squad), "train": _by_kind(train), "eval": _by_kind(evaluation)}
+    return train, evaluation, counts
+
+
+def _by_kind(claims: list[Claim]) -> dict:
+    kinds = sorted({c.kind for c in claims})
+    return {kind: [sum(1 for c in claims if c.kind == kind and c.label == y) for y in range(len(LABELS))]
+            for kind in kinds}
+
+
+def train(args) -> None:
+    import torch
+    from tokenizers import Tokenizer
+    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
+
+    from ragchain_cli.stores.embedders import model_folder
+
+    rng, started = random.Random(args.seed), time.time()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    train_pairs, eval_pairs, counts = gather(args, rng)
+    LOG.info(f"pairs: {json.dumps(counts)}")
+    base = model_folder(args.base)
+    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
+    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=len(LABELS))
+    groups = batches(train_pairs, args.batch, rng)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    schedule = get_linear_schedule_with_warmup(optimizer, int(0.05 * len(groups)), len(groups))
+    done = _resume(args.checkpoint, model, optimizer, schedule)
+    model.train()
+    step = done
+    for step, group in enumerate(groups[done:], done + 1):
+        loss = _step(model, tokenizer, group, optimizer, schedule, args.max_length)
+        if step % args.log_every == 0:
+            LOG.info(f"step {step}/{len(groups)} loss {loss:.4f} {time.time() - started:.0f}s")
+        if args.checkpoint and step % args.save_every == 0:
+            _save(args.checkpoint, model, optimizer, schedule, step)
+        if (time.time() - started) / 60 > args.max_minutes:
+            LOG.info(f"stopped at step {step}: --max-minutes {args.max_minutes}; rerun to go on")
+            if args.checkpoint:
+                _save(args.checkpoint, model, optimizer, schedule, step)
+            return
+    if args.checkpoint:  # the finished model too: a failed export can be run again without training
+        _save(args.checkpoint, model, optimizer, schedule, step)
+    model.eval()
+    export(model, tokenizer, eval_pairs, args, counts, step, base)
+
+
+def _step(model, tokenizer, group: list[Claim], optimizer, schedule, max_length: int) -> float:
+    import torch
+
+    feed = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [(c.text, c.sentence) for c in group],
+                                                       max_length).items()}
+    loss = torch.nn.functional.cross_entropy(model(**feed).logits, torch.tensor([c.label for c in group]))
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    schedule.step()
+    optimizer.zero_grad()
+    return float(loss.item())
+
+
+def _save(folder: str, model, optimizer, schedule, step: int) -> None:
+    import torch
+
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                "schedule": schedule.state_dict(), "step": step}, path / "partial.pt")
+    (path / "partial.pt").replace(path / "checkpoint.pt")
+    LOG.info(f"checkpoint at step {step}")
+
+
+def _resume(folder: str, model, optimizer, schedule) -> int:
+    import torch
+
+    path = Path(folder) / "checkpoint.pt" if folder else None
+    if not path or not path.is_file():
+        return 0
+    state = torch.load(path, map_location="cpu")
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    schedule.load_state_dict(state["schedule"])
+    LOG.info(f"resumed at step {state['step']}")
+    return int(state["step"])
+
+
+def torch_readings(model, tokenizer, claims: list[Claim], max_length: int) -> np.ndarray:
+    import torch
+
+    out = []
+    with torch.no_grad():
+        for k in range(0, len(claims), 64):
+            feed = {key: torch.from_numpy(v) for key, v in
+                    encode(tokenizer, [(c.text, c.sentence) for c in claims[k:k + 64]], max_length).items()}
+            out.append(softmax(model(**feed).logits.numpy().astype(np.float64)))
+    return np.concatenate(out) if out else np.zeros((0, len(LABELS)))
+
+
+def figures(claims: list[Claim], probs: np.ndarray) -> dict:
+    out = {}
+    labels, predicted = np.array([c.label for c in claims]), probs.argmax(axis=1)
+    for kind in sorted({c.kind for c in claims}):
+        mask = np.array([c.kind == kind for c in claims], dtype=bool)
+        out[kind] = {"n": int(mask.sum()), "accuracy": round(float((predicted[mask] == labels[mask]).mean()), 4),
+                     "confusion": [[int(((labels == y) & (predicted == p) & mask).sum()) for p in range(len(LABELS))]
+                                   for y in range(len(LABELS))]}
+    return out
+
+
+def export(model, tokenizer, eval_pairs: list[Claim], args, counts: dict, steps: int, base: Path) -> None:
+    import shutil
+
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    full = out / "claims-fp32.onnx"
+    dummy = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [("a claim.", "a sentence.")], 16).items()}
+    axes = {name: {0: "batch", 1: "tokens"} for name in dummy}
+    torch.onnx.export(model, (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]), str(full),
+                      input_names=list(dummy), output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch"}},
+                      opset_version=17, dynamo=False)
+    quantize_dynamic(str(full), str(out / MODEL_FILE), weight_type=QuantType.QInt8, per_channel=True)
+    full.unlink()
+    if not (out / TOKENIZER).is_file():
+        shutil.copy(base / "tokenizer.json", out / TOKENIZER)
+    data = (out / MODEL_FILE).read_bytes()
+    record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
+              "labels": list(LABELS), "base": args.base, "steps": steps, "batch": args.batch, "lr": args.lr,
+              "seed": args.seed, "threads": args.threads, "data": counts}
+    (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    sample = eval_pairs[:: max(1, len(eval_pairs) // 3000)]
+    reference = torch_readings(model, tokenizer, sample, args.max_length)
+    judge = OnnxClaimJudge(out, pins={MODEL_FILE: Pin(record["size"], record["sha256"])})
+    shipped = np.array([[r.entails, r.neither, r.contradicts] for r in judge.read([(c.text, c.sentence) for c in sample])]).reshape(-1, len(LABELS))
+    worst = float(np.abs(shipped - reference).max()) if len(sample) else 0.0
+    agree = float((shipped.argmax(axis=1) == reference.argmax(axis=1)).mean()) if len(sample) else 1.0
+    record["held_out"] = {"torch": figures(sample, reference), "int8": figures(sample, shipped),
+                          "int8_max_abs_diff": round(worst, 4), "int8_same_label": round(agree, 4)}
+    (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    LOG.info(f"held out: {json.dumps(record['held_out'])}")
+    if agree < args.int8_agreement:
+        raise SystemExit(f"the int8 model reads {1 - agree:.1%} of the held-out pairs otherwise than PyTorch "
+                         f"(--int8-agreement {args.int8_agreement}); the largest difference is {worst:.3f}")
+    LOG.info(f"to ship these weights, put this pin in PINNED in ragchain_cli/judge/claims.py: "
+             f"{MODEL_FILE!r}: Pin({len(data)}, {sha256_file(out / MODEL_FILE)!r})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.judge.claims", description=__doc__.split("\n")[0])
+    parser.add_argument("--squad", action="append", default=[], help="SQuAD train as JSONL (tools/judge/data.py)")
+    parser.add_argument("--nli3", action="append", default=[], help="three-way NLI pairs as JSONL")
+    parser.add_argument("--boolq", action="append", default=[], help="yes/no questions as JSONL")
+    parser.add_argument("--out", required=True, help="folder for claims-int8.onnx and claims-manifest.json")
+    parser.add_argument("--checkpoint", default="", help="folder to save to and resume from")
+    parser.add_argument("--base", default="all-MiniLM-L6-v2")
+    parser.add_argument("--examples", type=int, default=60000)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--max-minutes", type=float, default=100.0)
+    parser.add_argument("--int8-agreement", type=float, default=0.95,
+                        help="share of held-out pairs the int8 model must read as PyTorch does (else the run fails)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--log-every", type=int, default=50)
+    parser.add_argument("--save-every", type=int, default=200)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    train(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()
