@@ -99,34 +99,44 @@ def checked(folder: Path = WEIGHTS, pins: Mapping[str, Pin] | None = None) -> Pa
     return folder / MODEL_FILE
 
 
+class OnnxCrossEncoder:
+    """A cross-encoder as int8 ONNX on the CPU with its tokenizer: the logits of (text, sentence) pairs."""
+
+    def __init__(self, path: Path, tokenizer: Path, max_length: int, threads: int | None = None) -> None:
+        try:
+            import onnxruntime
+            from tokenizers import Tokenizer
+        except ImportError:
+            raise DependencyMissing("ragchain's judges need onnxruntime and tokenizers",
+                                    "pip install onnxruntime tokenizers") from None
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.tokenizer = Tokenizer.from_file(str(tokenizer))
+        self.max_length = max_length
+        self.inputs = {i.name for i in self.session.get_inputs()}
+
+    def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        out = []
+        for start in range(0, len(pairs), BATCH):
+            feed = encode(self.tokenizer, pairs[start:start + BATCH], self.max_length)
+            out.append(np.asarray(self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0],
+                                  dtype=np.float64))
+        return np.concatenate(out) if out else np.zeros((0, 1))
+
+
 class OnnxJudge:
     """The shipped judge (or a folder holding another one's manifest, model file and tokenizer);
     `pins` overrides what checked() compares the files with."""
 
     def __init__(self, folder: Path = WEIGHTS, threads: int | None = None,
                  pins: Mapping[str, Pin] | None = None) -> None:
-        try:
-            import onnxruntime
-            from tokenizers import Tokenizer
-        except ImportError:
-            raise DependencyMissing("the answer judge needs onnxruntime and tokenizers",
-                                    "pip install onnxruntime tokenizers") from None
         path = checked(folder, pins)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER))
-        self.max_length = int(manifest(folder)["max_length"])
-        self.inputs = {i.name for i in self.session.get_inputs()}
+        self.encoder = OnnxCrossEncoder(path, folder / TOKENIZER, int(manifest(folder)["max_length"]), threads)
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        out: list[float] = []
-        for start in range(0, len(pairs), BATCH):
-            feed = encode(self.tokenizer, pairs[start:start + BATCH], self.max_length)
-            logits = self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]
-            out.extend(sigmoid(np.asarray(logits, dtype=np.float64).reshape(-1)).tolist())
-        return out
+        return sigmoid(self.encoder.logits(pairs).reshape(-1)).tolist()
 
 
 @lru_cache(maxsize=2)
