@@ -6,6 +6,9 @@ OLD/bench/answer_modes.py --modes rules ...`).
 
     python bench/answer_modes.py --index IDX --gold gold.jsonl [--modes judge,both] [--out DIR]
 
+A mode is a `verdicts` value, optionally with ask settings after colons: `both:claim_judge=false`
+is the default without the claim judge, `both:judge_answers=0.1` the default with a lower bar.
+
 The gold file is `eval --qa`'s JSONL ({"question", "answers": [...], "answerable"}: no answers means
 the documents do not answer it). Every mode asks every question through the same workflow and one
 loaded model; the model's replies are cached on the exact prompt, so a mode that reads the same
@@ -103,6 +106,17 @@ def sweep(gold: list[dict], payloads: list[dict]) -> list[dict]:
     return table
 
 
+def mode_fields(mode: str) -> dict:
+    """`both:claim_judge=false:judge_answers=0.1` -> the AskOptions fields it sets."""
+    verdicts, *pairs = mode.split(":")
+    fields = {"verdicts": verdicts}
+    for pair in pairs:
+        name, value = pair.split("=", 1)
+        default = getattr(AskOptions(), name)
+        fields[name] = value.lower() in ("1", "true", "yes") if isinstance(default, bool) else type(default)(value)
+    return fields
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--index", required=True)
@@ -118,7 +132,7 @@ def main() -> None:
     kinds = sorted({g["kind"] for g in gold if g.get("kind")})  # a probe's kinds of question (fact, paraphrase, ...)
     report = {}
     for mode in (["judge"] if args.sweep else args.modes.split(",")):
-        options = AskOptions(**{**settings.ask_fields(), "verdicts": mode, "abstain": not args.sweep})
+        options = AskOptions(**{**settings.ask_fields(), "abstain": not args.sweep, **mode_fields(mode)})
         with open_workflow(settings, options, model=model) as workflow:
             payloads = [workflow.ask(g["question"]) for g in gold]
         outcomes = [row_outcome(g, p) for g, p in zip(gold, payloads)]

@@ -61,6 +61,9 @@ class Settings:
     verdicts: str = "both"
     judge_answers: float = 0.3  # the judge's probability a sentence must reach for the question to be answered
     judge_supports: float = 0.7  # ... that a cited sentence must reach for the answer to be shown verified
+    # the three-way claim judge in verify (judge/claims.py): a yes/no reply verified when a cited sentence
+    # entails its claim (from judge_supports), any answer its supporting sentence contradicts not verified
+    claim_judge: bool = True
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False  # search and ask: only the newest version of each version group (= versions "latest")
@@ -94,7 +97,7 @@ class Settings:
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
 ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions", "verdicts",
-              "judge_answers", "judge_supports")
+              "judge_answers", "judge_supports", "claim_judge")
 VERDICTS = ("judge", "both")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 

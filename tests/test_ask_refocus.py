@@ -54,7 +54,7 @@ def test_a_yes_no_reply_that_takes_no_side_is_asked_again_for_yes_or_no(sample_i
 def test_a_yes_no_reply_that_never_takes_a_side_is_not_verified(sample_index):
     model = ScriptedModel("Ospreys nest in the dead pine.", "Ospreys nest in the dead pine.")
     payload = ask(sample_index, "Is Heron Inlet closed to sampling in May?", model)
-    assert payload["supported"] is False and "answer judge" in payload["not_verified"], payload
+    assert payload["supported"] is False and "judge does not find" in payload["not_verified"], payload
     assert not any(c["cited"] for c in payload["citations"]) and "[" not in payload["answer"]
 
 

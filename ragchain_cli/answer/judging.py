@@ -22,6 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..judge.claims import ClaimJudge, Reading
 from ..judge.model import Judge, asked, passage
 from ..text.polar import SIDE, claim_of
 from ..text.sentences import sentences
@@ -53,9 +54,11 @@ def best_answering(found: Sentences) -> float:
 
 
 def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence[Hit], cited: set[int],
-            subjects: Sequence[str]) -> tuple[float, str]:
+            subjects: Sequence[str], claims: ClaimJudge | None = None) -> tuple[float, str]:
     """The judge's best probability that one sentence of the cited passages (all read ones when none
-    is cited) gives `reply` to `question`, and that sentence."""
+    is cited) gives `reply` to `question`, and that sentence. With the claim judge, the support of a
+    yes/no reply that takes a side is the claim judge's probability that one sentence entails the
+    claim it states (a reply that takes no side must also give the answer judge an answer to the question)."""
     chosen = [n for n in range(1, len(read) + 1) if n in cited] or list(range(1, len(read) + 1))
     units = [(subjects[n - 1], s) for n in chosen for s in sentences(read[n - 1].chunk.text) if s != "..."]
     if not units:
@@ -65,9 +68,22 @@ def support(judge: Judge, question: str, reply: str, polar: bool, read: Sequence
     if polar and not claim:  # a bare "Yes." states nothing to check: the side alone is no evidence
         return 0.0, ""
     side = SIDE.match(answer)
+    if polar and claims is not None:  # the side is no evidence (see above): the claim judge reads the claim
+        values = np.array([r.entails for r in claims.read([(claim, passage(subject, s)) for subject, s in units])])
+        if not side:  # a reply that takes no side must also answer the question, as the answer judge reads it
+            values = np.minimum(values, judge.score([(asked(question, answer), passage(subject, s)) for subject, s in units]))
+        best = int(np.argmax(values))
+        return float(values[best]), units[best][1]
     texts = [asked(question, side.group(1).lower() if polar and side else answer)]
     texts += [claim] if polar else []
     pairs = [(text, passage(subject, s)) for text in texts for subject, s in units]
     values = np.asarray(judge.score(pairs)).reshape(len(texts), len(units)).min(axis=0)
     best = int(np.argmax(values))
     return float(values[best]), units[best][1]
+
+
+def reading(claims: ClaimJudge, question: str, reply: str, polar: bool, subject: str, sentence: str) -> Reading:
+    """The claim judge's reading of one sentence for the reply: its claim for a yes/no reply, else
+    the question with the reply as its answer."""
+    text = claim_of(reply) if polar else asked(question, without_markers(reply).strip())
+    return claims.read([(text, passage(subject, sentence))])[0]

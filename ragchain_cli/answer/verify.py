@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..config import DEFAULTS
+from ..judge.claims import ClaimJudge
 from ..judge.model import Judge
 from ..text.polar import said_side
 from ..text.replies import says_unknown, without_citations
@@ -27,12 +28,16 @@ from ..types import Citation
 from .decide import Decision
 from .draft import Attempt, Draft
 from .gather import subject
+from .judging import reading
 from .judging import support as support_of
 from .prompt import YES_NO_REMINDER, SourceConsulted
 from .support import adds_to, as_written, check_support
 
 ECHO = "the answer only repeats the question"
 JUDGED_NOT = "the answer judge does not find this answer in the cited passages (support {p:.0%}; verified from {bar:.0%})"
+CLAIM_NOT = "the claim judge does not find this claim in the cited passages (entailed {p:.0%}; verified from {bar:.0%})"
+CONTRADICTED = "the cited passage gives another answer: \"{sentence}\""
+OTHER_SIDE = "the passages say \"{side}\": \"{sentence}\""
 
 
 @dataclass
@@ -69,9 +74,11 @@ def keep(first: Draft, second: Draft) -> Draft:
 
 
 def verify(decision: Decision, draft: Draft, stats: TermStats | None, judge: Judge,
-           bar: float = DEFAULTS.judge_supports, verdicts: str = DEFAULTS.verdicts) -> Verdict:
+           bar: float = DEFAULTS.judge_supports, verdicts: str = DEFAULTS.verdicts,
+           claims: ClaimJudge | None = None) -> Verdict:
     """verdicts: "judge" (verified only when the judge finds the answer in a cited sentence) or "both"
-    (the word checks too: the module doc)."""
+    (the word checks too: the module doc). With the claim judge (`claims`), a yes/no reply is verified
+    when a cited sentence entails its claim, and any answer the supporting sentence contradicts is not."""
     if says_unknown(draft.text) or not draft.passages:
         return Verdict(answered=False, supported=None, text=draft.text)
     text, support, why = draft.text, None, ""
@@ -80,22 +87,41 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None, judge: Jud
         why = ECHO if not decision.polar and not adds_to(text, decision.question) else support.reason(text)
     judged, closest = None, ""
     if not why:
-        judged, closest = judged_support(judge, decision, draft)
-        why = "" if judged >= bar else JUDGED_NOT.format(p=judged, bar=bar)
+        judged, closest = judged_support(judge, decision, draft, claims)
+        why = "" if judged >= bar else (CLAIM_NOT if decision.polar and claims else JUDGED_NOT).format(p=judged, bar=bar)
+        if claims is not None and closest and (not why or decision.polar):
+            said = reading(claims, decision.question, text, decision.polar, _subject_of(draft, closest), closest)
+            why = _contradicted(decision, text, closest) if said.contradicts > max(said.entails, said.neither) else why
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)
         citations = [SourceConsulted(c.number, c.chunk_id, c.doc_id, c.source, c.page) for c in citations]
     missing = as_written(support.missing + support.apart, text) if support is not None else []
     if why and judged is None:  # a word check decided: the sentence a reader can check the answer against
-        closest = judged_support(judge, decision, draft)[1]
+        closest = judged_support(judge, decision, draft, claims)[1]
     return Verdict(True, not why, text, why, citations, missing, judged, closest if why else "")
 
 
-def judged_support(judge: Judge, decision: Decision, draft: Draft) -> tuple[float, str]:
-    """The answer judge's support for the draft's reply in the passages it cites, and the sentence that
-    gives it (computed once a draft: the workflow keeps both on the draft)."""
+def judged_support(judge: Judge, decision: Decision, draft: Draft,
+                   claims: ClaimJudge | None = None) -> tuple[float, str]:
+    """The answer judge's support for the draft's reply in the passages it cites (the claim judge's,
+    for a yes/no reply, when given), and the sentence that gives it (computed once a draft: the
+    workflow keeps both on the draft)."""
     if draft.support is not None:
         return draft.support, draft.supported_by
     return support_of(judge, decision.question, draft.text, decision.polar, draft.passages,
-                      {c.number for c in draft.citations}, [subject(h.chunk) for h in draft.passages])
+                      {c.number for c in draft.citations}, [subject(h.chunk) for h in draft.passages], claims)
+
+
+def _contradicted(decision: Decision, text: str, sentence: str) -> str:
+    """The reason an answer the sentence contradicts is not verified: the sentence, and for a yes/no
+    reply the side it takes."""
+    if decision.polar and said_side(text):
+        return OTHER_SIDE.format(side="no" if said_side(text) == "yes" else "yes", sentence=sentence)
+    return CONTRADICTED.format(sentence=sentence)
+
+
+def _subject_of(draft: Draft, sentence: str) -> str:
+    """What the passage holding `sentence` is about (its title, section or file name)."""
+    holding = next((h for h in draft.passages if sentence in h.chunk.text), None)
+    return subject(holding.chunk) if holding is not None else ""

@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator
 from ..config import DEFAULTS
 from ..text.words import TermStats
 from ..types import Hit
+from ..judge.claims import ClaimJudge, load_claim_judge
 from ..judge.model import Judge, load_judge
 from ..llm.backend import describe
 from .generation import ChatModel
@@ -48,6 +49,7 @@ class AskOptions:
     verdicts: str = DEFAULTS.verdicts  # judge | both: the judge alone, or with the word checks (verify.py)
     judge_answers: float = DEFAULTS.judge_answers  # the judge's bar for "the documents answer it"
     judge_supports: float = DEFAULTS.judge_supports  # the judge's bar for "verified"
+    claim_judge: bool = DEFAULTS.claim_judge  # verify reads the three-way claim judge too (judge/claims.py)
 
 
 class AskWorkflow:
@@ -55,10 +57,12 @@ class AskWorkflow:
 
     def __init__(self, search: Search, stats: TermStats | None, encoder: Encoder | None,
                  load_model: Callable[[], ChatModel], options: AskOptions | None = None,
-                 versions: Lookup = NO_VERSIONS, judge: Judge | None = None) -> None:
+                 versions: Lookup = NO_VERSIONS, judge: Judge | None = None,
+                 claims: ClaimJudge | None = None) -> None:
         self.search, self.stats, self.encoder, self._load = search, stats, encoder, load_model
         self.judge = judge or load_judge()  # the answer judge (judge/model.py), shipped with the package
         self.options, self._model = options or AskOptions(), None
+        self.claims = (claims or load_claim_judge()) if self.options.claim_judge else None
         self.versions = versions  # the index's version groups, asked through two callables
 
     def model(self) -> ChatModel:
@@ -85,7 +89,7 @@ class AskWorkflow:
             top = len(gathered.found.top)  # the context takes their best sentences: some may give none
             on_progress(f"reading the best sentences of the top {top} passage{'s' * (top != 1)} ...")
         drafted = self._drafted(decision, gathered, model)
-        verdict = verify(decision, drafted, self.stats, self.judge, opts.judge_supports, opts.verdicts)
+        verdict = verify(decision, drafted, self.stats, self.judge, opts.judge_supports, opts.verdicts, self.claims)
         quoted = None if verdict.supported is not False or decision.polar else \
             quote(gathered.found, drafted.passages, opts.judge_answers)
         timings["generate"] = drafted.seconds
@@ -102,7 +106,7 @@ class AskWorkflow:
         attempt, drafted = Attempt(opts.context_tokens), None
         while attempt is not None:
             reply = draft(decision.question, attempt, gathered.found, model, opts.passages, opts.max_tokens)
-            reply.support, reply.supported_by = judged_support(self.judge, decision, reply)
+            reply.support, reply.supported_by = judged_support(self.judge, decision, reply, self.claims)
             drafted = reply if drafted is None else keep(drafted, reply)
             attempt = next_attempt(decision, drafted, opts.focus_tokens, opts.judge_supports)
         return drafted
