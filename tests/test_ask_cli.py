@@ -146,6 +146,18 @@ def test_the_terminal_shows_the_sentence_to_check_an_unverified_answer_against()
     assert "closest to it: \"Pool bicycles must not be taken on the ferry.\"" in console.export_text()
 
 
+def test_a_sentence_the_reason_already_quotes_is_not_shown_twice():
+    from rich.console import Console
+
+    from ragchain_cli.cli.ask import _render_sources
+
+    console = Console(record=True, width=200)
+    sentence = "The last ferry leaves the island at 18:00 every day."
+    _render_sources(console, {"supported": False, "not_verified": f'the passages say "yes": "{sentence}"',
+                              "closest": sentence, "citations": [], "hits": []})
+    assert console.export_text().count(sentence) == 1
+
+
 def test_passages_read_but_not_cited_are_named_under_the_sources():
     from rich.console import Console
 

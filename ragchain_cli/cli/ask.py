@@ -188,7 +188,7 @@ def _not_verified(console, payload: dict) -> None:
         why = payload.get("not_verified") or "the passages do not contain its key content"
         console.print(f"[bold yellow]Not verified:[/] {shown(why)}; treat this answer as the model's guess, "
                       "not as a cited fact.")
-        if payload.get("closest"):
+        if payload.get("closest") and payload["closest"] not in why:  # not twice when the reason quotes it
             console.print(f"[dim]The passages' sentence closest to it: \"{shown(payload['closest'])}\"[/]")
 
 
