@@ -91,7 +91,7 @@ def verify(decision: Decision, draft: Draft, stats: TermStats | None, judge: Jud
         why = "" if judged >= bar else (CLAIM_NOT if decision.polar and claims else JUDGED_NOT).format(p=judged, bar=bar)
         if claims is not None and closest and (not why or decision.polar):
             said = reading(claims, decision.question, text, decision.polar, _subject_of(draft, closest), closest)
-            why = _contradicted(decision, text, closest) if said.contradicts > max(said.entails, said.neither) else why
+            why = _contradicted(decision, text, closest) if said.label == "contradicts" else why
     citations = draft.citations
     if why:  # never shown as cited fact: no [n] in the text, the passages listed as consulted
         text = without_citations(text)

@@ -11,7 +11,6 @@ tokenizer is the answer judge's own file (pinned there).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,10 +18,10 @@ from typing import Mapping, Protocol, Sequence
 
 import numpy as np
 
-from ..errors import ModelNotFound
 from ..llm.models import Pin, verify_pinned
 from .model import REINSTALL, TOKENIZER, WEIGHTS, OnnxCrossEncoder
 from .model import PINNED as JUDGE_PINNED
+from .model import manifest as judge_manifest
 
 ENTAILS, NEITHER, CONTRADICTS = 0, 1, 2
 LABELS = ("entails", "neither", "contradicts")
@@ -58,11 +57,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def manifest(folder: Path = WEIGHTS) -> dict:
-    path = folder / MANIFEST
-    if not path.is_file():
-        raise ModelNotFound(f"the claim judge is missing from {folder}",
-                            f"reinstall ragchain (./install.sh); `{TRAIN}` in a checkout rebuilds it")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return judge_manifest(folder, MANIFEST, "claim judge", TRAIN)
 
 
 def checked(folder: Path = WEIGHTS, pins: Mapping[str, Pin] | None = None) -> Path:

@@ -72,11 +72,12 @@ def sigmoid(logits: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(logits, -30.0, 30.0)))
 
 
-def manifest(folder: Path = WEIGHTS) -> dict:
-    path = folder / MANIFEST
+def manifest(folder: Path = WEIGHTS, name: str = MANIFEST, judge: str = "answer judge", train: str = TRAIN) -> dict:
+    """What the judge's manifest (`name` in `folder`) records: its model's SHA-256, size, input length, training."""
+    path = folder / name
     if not path.is_file():
-        raise ModelNotFound(f"the answer judge is missing from {folder}",
-                            f"reinstall ragchain (./install.sh); `{TRAIN}` in a checkout rebuilds it")
+        raise ModelNotFound(f"the {judge} is missing from {folder}",
+                            f"reinstall ragchain (./install.sh); `{train}` in a checkout rebuilds it")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

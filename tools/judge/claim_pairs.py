@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 from ragchain_cli.judge.claims import CONTRADICTS, ENTAILS, NEITHER
 from ragchain_cli.judge.model import asked, passage
 
-from .pairs import _holding, _most_like, _other_answer, near_miss, paragraphs
+from .pairs import _holding, _most_like, _other_answer, near_miss, paragraphs, polar_sides
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,7 @@ def nli_claims(rows: Iterable[dict]) -> Iterator[Claim]:
 
 def boolq_claims(rows: Iterable[dict]) -> Iterator[Claim]:
     for row in rows:
-        question = row["question"].strip().rstrip("?") + "?"
-        question = question[:1].upper() + question[1:]
-        said, other = ("yes", "no") if row["answer"] else ("no", "yes")
+        question, said, other = polar_sides(row)
         yield Claim(asked(question, said), row["passage"], ENTAILS, "polar")
         yield Claim(asked(question, other), row["passage"], CONTRADICTS, "polar")
 

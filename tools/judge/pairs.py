@@ -181,8 +181,13 @@ def boolq_pairs(rows: Iterable[dict]) -> Iterator[Pair]:
     """Yes/no questions {"question", "passage", "answer": bool}: the passage supports the answer it
     gives ("yes" or "no") and not the other."""
     for row in rows:
-        question = row["question"].strip().rstrip("?") + "?"
-        said = "yes" if row["answer"] else "no"
-        other = "no" if row["answer"] else "yes"
-        yield Pair(asked(question[:1].upper() + question[1:], said), row["passage"], 1, "answer")
-        yield Pair(asked(question[:1].upper() + question[1:], other), row["passage"], 0, "answer")
+        question, said, other = polar_sides(row)
+        yield Pair(asked(question, said), row["passage"], 1, "answer")
+        yield Pair(asked(question, other), row["passage"], 0, "answer")
+
+
+def polar_sides(row: dict) -> tuple[str, str, str]:
+    """A BoolQ row's question as a question ("is it ..." -> "Is it ...?"), the side its passage gives, the other."""
+    question = row["question"].strip().rstrip("?") + "?"
+    said, other = ("yes", "no") if row["answer"] else ("no", "yes")
+    return question[:1].upper() + question[1:], said, other

@@ -167,22 +167,27 @@ def pins_line(folder: Path) -> str:
                      for name in (MODEL_FILE, TOKENIZER))
 
 
-def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds: float, steps: int, base: Path) -> None:
+def to_int8(model, tokenizer, path: Path, per_channel: bool = False) -> None:
+    """The PyTorch cross-encoder as ONNX, quantised to int8 by onnxruntime's dynamic quantisation, at `path`."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from ragchain_cli.judge.model import OnnxJudge, manifest_pins
-
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    full = out / "judge-fp32.onnx"
+    full = path.with_name(path.stem + "-fp32.onnx")
     dummy = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [("a question?", "a sentence.")], 16).items()}
     axes = {name: {0: "batch", 1: "tokens"} for name in dummy}
     torch.onnx.export(model, (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]), str(full),
                       input_names=list(dummy), output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch"}},
                       opset_version=17, dynamo=False)
-    quantize_dynamic(str(full), str(out / MODEL_FILE), weight_type=QuantType.QInt8)
+    quantize_dynamic(str(full), str(path), weight_type=QuantType.QInt8, per_channel=per_channel)
     full.unlink()
+
+
+def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds: float, steps: int, base: Path) -> None:
+    from ragchain_cli.judge.model import OnnxJudge, manifest_pins
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    to_int8(model, tokenizer, out / MODEL_FILE)
     shutil.copy(base / "tokenizer.json", out / "tokenizer.json")
     data = (out / MODEL_FILE).read_bytes()
     record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
