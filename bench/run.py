@@ -35,6 +35,7 @@ BENCHMARKS = {
     "ingest": ("ingest_bench.py", "the whole ingest against the embedding model alone on the same chunks"),
     "ingest-memory": ("ingest_memory_bench.py", "peak memory of `ragchain ingest` on one JSONL file of growing size"),
     "ray": ("ray_bench.py", "`ingest --engine ray` against `--engine local`, side by side"),
+    "shards": ("shards_bench.py", "query time over 1, 2, 4 and 8 shards: one after the other, threads, Ray actors"),
     "crash": ("crash_bench.py", "ingests killed with SIGKILL, and hostile inputs, at a larger scale than the tests"),
     "versions": ("versions_bench.py", "`ask --versions` on the versioned test corpus; the version step's cost"),
     "ask-served": ("ask_served.py", "`ask` drafting in-process against through a llama.cpp server, same GGUF: "

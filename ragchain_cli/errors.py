@@ -38,6 +38,10 @@ class IndexMismatch(RagchainError):
     """The index was built with a different embedding model or chunking than requested."""
 
 
+class ShardUnavailable(RagchainError):
+    """A shard of a sharded index served by Ray (--engine ray) stopped answering, after a retry."""
+
+
 class IndexBusy(RagchainError):
     """Another ingest holds the index lock."""
 

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt,
+from .common import (EngineOpt, RayAddressOpt, ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt,
                      LlmTimeoutOpt, NCtxOpt, NormOpt,
                      RecencyOpt, RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, VersionsOpt, WeightsOpt,
@@ -46,6 +46,7 @@ def ask_command(
                                                     f"the evidence is weak, or always answer {default('abstain')}")] = None,
     no_generate: Annotated[bool, typer.Option("--no-generate", help="Print the retrieved context only")] = False,
     latest: LatestOpt = None, spelling: SpellingOpt = None, versions: VersionsOpt = None,
+    engine: EngineOpt = None, ray_address: RayAddressOpt = None,
 ) -> None:
     """Answer a question from the index with the local model, with numbered citations."""
     require_text(question, "question")
@@ -58,7 +59,8 @@ def ask_command(
                                  reranker_model=reranker_model, rerank_instruction=rerank_instruction,
                                  llm=llm, llm_model=llm_model, llm_timeout=llm_timeout, n_ctx=n_ctx, expand=expand, latest=latest, spelling=spelling,
                                  max_tokens=max_tokens, context_tokens=context_tokens, passages=passages,
-                                 focus_tokens=focus_tokens, abstain=abstain, versions=versions)
+                                 focus_tokens=focus_tokens, abstain=abstain, versions=versions,
+                                 engine=engine, ray_address=ray_address)
         search = search_options(settings, since, until, source, recency, recency_weight)
         options = AskOptions(**settings.ask_fields(), generate=not no_generate)
         out = Output(as_json)

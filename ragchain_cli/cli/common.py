@@ -25,6 +25,10 @@ JsonOpt = Annotated[Optional[bool], typer.Option("--json/--no-json", help="JSON 
 ConfigOpt = Annotated[Optional[list[Path]], typer.Option("--config", metavar="FILE", help="Settings file(s) [default ./ragchain.toml]")]
 RetrieversOpt = Annotated[Optional[str], typer.Option("--retrievers", metavar="NAMES", help=f"Comma-separated: bm25, dense, bm25-prf, dense-prf, hyde {default('retrievers')}")]
 FusionOpt = Annotated[Optional[str], typer.Option("--fusion", metavar="rrf|cc", help=f"rrf or cc {default('fusion')}")]
+EngineOpt = Annotated[Optional[str], typer.Option("--engine", metavar="local|ray", help="A sharded index's shards: "
+                                                 f"opened in this process, or each held by a Ray actor (the ray extra) {default('engine')}")]
+RayAddressOpt = Annotated[Optional[str], typer.Option("--ray-address", metavar="ADDRESS", help="--engine ray: join this "
+                                                      "cluster (host:port, or auto); default: start Ray here for the run")]
 KOpt = Annotated[Optional[int], typer.Option("-k", "--top-k", metavar="N", help=f"Results to return {default('k')}")]
 DepthOpt = Annotated[Optional[int], typer.Option("--depth", metavar="N", help=f"Candidates per retriever before fusion {default('depth')}")]
 RrfKOpt = Annotated[Optional[int], typer.Option("--rrf-k", metavar="N", help=f"RRF constant k {default('rrf_k')}")]
@@ -69,7 +73,7 @@ def settings_from(config: list[Path] | None, **flags) -> Settings:
 def open_index(settings: Settings):
     from ..stores.sharded import open_index as opened
 
-    return opened(Path(settings.index))
+    return opened(Path(settings.index), settings.engine, settings.ray_address)
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,

@@ -9,7 +9,7 @@ import typer
 
 from ..evaluation.compare import PERMUTATIONS
 from ..evaluation.metrics import DEFAULT_METRICS
-from .common import (ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt, LlmOpt, LlmTimeoutOpt, RerankDepthOpt,
+from .common import (EngineOpt, RayAddressOpt, ExpandOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt, LlmOpt, LlmTimeoutOpt, RerankDepthOpt,
                      RerankerModelOpt,
                      RerankInstructionOpt, RerankOpt, SpellingOpt, default, settle)
 from .output import Output, shown, stderr
@@ -37,6 +37,7 @@ def eval_command(
     qa: Annotated[Optional[Path], typer.Option("--qa", metavar="FILE", help="Score answers against gold QA JSONL instead")] = None,
     predictions: Annotated[Optional[list[str]], typer.Option(
         "--predictions", metavar="FILE", help="With --qa: score `ask - --json` output file(s) (- = stdin), run nothing")] = None,
+    engine: EngineOpt = None, ray_address: RayAddressOpt = None,
 ) -> None:
     """Run judged queries through the pipeline (or read runs) and report IR metrics; --qa scores answers."""
     from ..config import command_config_files
@@ -46,7 +47,7 @@ def eval_command(
     flags = dict(index=str(index) if index is not None else None, k=k, rerank=rerank, rerank_depth=rerank_depth,
                  reranker_model=reranker_model, rerank_instruction=rerank_instruction, llm=llm, llm_model=llm_model,
                  llm_timeout=llm_timeout, expand=expand, latest=latest,
-                 spelling=spelling)
+                 spelling=spelling, engine=engine, ray_address=ray_address)
     grid = wf.ConfigGrid(config, retrievers, fusion, flags, grid_files=command_config_files())  # ./ragchain.toml
     out = Output(as_json)
     if qa is not None or predictions:

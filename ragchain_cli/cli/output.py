@@ -35,6 +35,7 @@ ERROR_EXIT_CODES: tuple[tuple[type[errors.RagchainError], int], ...] = (
     (errors.IndexNotFound, 4),
     (errors.IndexMismatch, 4),
     (errors.InconsistentIndex, 4),
+    (errors.ShardUnavailable, 4),
     (errors.IndexBusy, 5),
     (errors.ModelNotFound, 6),
     (errors.DependencyMissing, 6),

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import (ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt, LlmOpt,
+from .common import (EngineOpt, RayAddressOpt, ConfigOpt, DepthOpt, ExpandOpt, FusionOpt, IndexOpt, JsonOpt, KOpt, LatestOpt, LlmModelOpt, LlmOpt,
                      LlmTimeoutOpt, NormOpt, RecencyOpt,
                      RecencyWeightOpt, RerankDepthOpt, RerankerModelOpt, RerankInstructionOpt, RerankOpt,
                      RetrieversOpt, RrfKOpt, SinceOpt, SourceOpt, SpellingOpt, UntilOpt, WeightsOpt, open_index, require_text,
@@ -30,7 +30,7 @@ def search_command(
     recency: RecencyOpt = None, recency_weight: RecencyWeightOpt = None, llm: LlmOpt = None,
     llm_model: LlmModelOpt = None, llm_timeout: LlmTimeoutOpt = None, expand: ExpandOpt = None,
     documents: Annotated[bool, typer.Option("--documents", help="One result per document (best chunk)")] = False,
-    latest: LatestOpt = None, spelling: SpellingOpt = None,
+    latest: LatestOpt = None, spelling: SpellingOpt = None, engine: EngineOpt = None, ray_address: RayAddressOpt = None,
 ) -> None:
     """Search the index: each hit with rank, fused score, and every retriever's rank and score."""
     require_text(query)
@@ -40,7 +40,7 @@ def search_command(
                              rrf_k=rrf_k, norm=norm, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
                              reranker_model=reranker_model, rerank_instruction=rerank_instruction,
                              llm=llm, llm_model=llm_model, llm_timeout=llm_timeout, expand=expand, latest=latest,
-                             spelling=spelling)
+                             spelling=spelling, engine=engine, ray_address=ray_address)
     options = search_options(settings, since, until, source, recency, recency_weight, documents)
     out = Output(as_json)
     with open_index(settings) as store:

@@ -43,6 +43,11 @@ class ConfigGrid:
         """(name, Settings) per configuration."""
         return named_settings(self.files, self.retrievers, self.fusion, dict(self.flags), self.grid_files)
 
+    def engine(self) -> tuple[str, str]:
+        """(engine, ray address) a sharded index is searched with: its shards in this process, or behind Ray actors."""
+        first = self.settings()[0][1]
+        return first.engine, first.ray_address
+
     def configurations(self, metrics: list[str]) -> list[Configuration]:
         """(name, index folder, SearchOptions) per configuration, searching deep enough for the metrics."""
         return configurations(self.files, self.retrievers, self.fusion, dict(self.flags), metrics, self.grid_files)
@@ -67,8 +72,9 @@ def evaluate_runs(qrels: Path, queries: Path | None = None, *, grid: ConfigGrid 
         runs = {Path(p).name: read_trec_run(p) for p in run_files}
         header: dict = {"qrels": str(qrels), "source": "runs"}
     else:
-        texts, header, configs = _judged(qrels, queries, judged, grid or ConfigGrid(), names)
-        runs, header["seconds"] = run_all(configs, texts, prepare=prepare,
+        grid = grid or ConfigGrid()
+        texts, header, configs = _judged(qrels, queries, judged, grid, names)
+        runs, header["seconds"] = run_all(configs, texts, prepare=prepare, engine=grid.engine(),
                                           on_done=lambda name, seconds: on_run(name, len(texts), seconds))
         if run_out:
             header["runs_written"] = write_runs(runs, run_out)
@@ -87,8 +93,9 @@ def tune_fusion(qrels: Path, queries: Path | None, *, grid: ConfigGrid | None = 
     first metric; write the best to `out` (settings TOML that search reads); the tuning payload."""
     names = metric_names(metrics)
     judged = read_qrels(qrels)
-    texts, _, configs = _judged(qrels, queries, judged, grid or ConfigGrid(), names)
-    return tune_and_write(configs[0], texts, judged, names[0], out)
+    grid = grid or ConfigGrid()
+    texts, _, configs = _judged(qrels, queries, judged, grid, names)
+    return tune_and_write(configs[0], texts, judged, names[0], out, grid.engine())
 
 
 def _judged(qrels: Path, queries: Path | None, judged: dict, grid: ConfigGrid,
@@ -142,16 +149,18 @@ def _name(r, f, retrievers, fusion) -> str:
 
 
 def run_all(configs: list[Configuration], texts: dict[str, str], on_done: Callable[[str, float], None] | None = None,
-            prepare: Callable[[Any], Any] = lambda pipeline: pipeline) -> tuple[dict[str, Run], dict[str, float]]:
+            prepare: Callable[[Any], Any] = lambda pipeline: pipeline,
+            engine: tuple[str, str] = ("local", "")) -> tuple[dict[str, Run], dict[str, float]]:
     """Each configuration's run over the queries, and its seconds; on_done(name, seconds) after each.
-    `prepare` sees each pipeline once it has loaded (the CLI freezes the garbage collector there)."""
+    `prepare` sees each pipeline once it has loaded (the CLI freezes the garbage collector there);
+    `engine`: (engine, ray address) a sharded index's shards are opened with (stores/sharded.py)."""
     from ..retrieve.pipeline import SearchPipeline
     from ..stores.sharded import open_index
     from .runner import run_queries
 
     runs, seconds = {}, {}
     for name, index_path, options in configs:
-        with open_index(Path(index_path)) as store:
+        with open_index(Path(index_path), *engine) as store:
             started = time.perf_counter()
             runs[name] = run_queries(prepare(SearchPipeline(store, options)), texts)
             seconds[name] = round(time.perf_counter() - started, 3)
@@ -176,14 +185,15 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "run"
 
 
-def tune_and_write(config: Configuration, texts: dict[str, str], judged: dict, metric: str, path: Path) -> dict:
+def tune_and_write(config: Configuration, texts: dict[str, str], judged: dict, metric: str, path: Path,
+                   engine: tuple[str, str] = ("local", "")) -> dict:
     """Search fusion settings for one configuration, write the best to `path`; the tuning payload."""
     from ..retrieve.pipeline import SearchPipeline
     from ..stores.sharded import open_index
     from .tune import tune, write_settings
 
     _, index_path, options = config
-    with open_index(Path(index_path)) as store:
+    with open_index(Path(index_path), *engine) as store:
         trials = tune(SearchPipeline(store, options), texts, judged, metric)
     write_settings(path, trials[0].params)
     return {"metric": metric, "best": trials[0].params, "score": trials[0].score, "written": str(path),

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import DependencyMissing, LoaderError, RagchainError, UsageError
+from ..cluster import import_ray, session
+from ..errors import LoaderError, UsageError
 from .ray_workers import Embed, encode_task, load_files
 from .tasks import FileTask, IngestOptions
 
@@ -41,21 +42,6 @@ RETRIES = 3  # a dead load task, or a dead actor and the batch it held, is retri
 EMBED_BATCH = 32  # document rows per embedding call
 MAX_BLOCKS = 2000  # one input block (one load task) per file, up to this many
 ACTOR_START_S = 600  # a pool that cannot start (too few resources) is an error after this, not a hang
-
-
-class ClusterError(RagchainError):
-    """The Ray cluster named by --ray-address cannot be joined."""
-
-
-def _import_ray():
-    try:
-        import ray
-        import ray.data  # noqa: F401  (Ray Data is the part the engine needs)
-    except ImportError:
-        raise DependencyMissing("--engine ray needs Ray Data, the optional `ray` extra",
-                                "from the checkout: pip install -e '.[ray]' (./install.sh --dev has it); "
-                                "or ingest with --engine local") from None
-    return ray
 
 
 @dataclass(frozen=True)
@@ -83,7 +69,7 @@ def placement(resources: dict[str, float], wanted: int) -> Placement:
 class RayEngine:
     def __init__(self, options: IngestOptions) -> None:
         self.options = options
-        self.ray = _import_ray()
+        self.ray = import_ray()
 
     def run(self, tasks: Iterable[FileTask], sink: "Sink", progress=None) -> None:
         tasks = list(tasks)  # every decision (and hash) is made before the cluster gets work
@@ -91,7 +77,7 @@ class RayEngine:
         sink.report.workers = 0
         if not tasks:
             return
-        with _session(self.ray, self.options.ray_address):
+        with session(self.ray, self.options.ray_address):
             where = placement(self.ray.cluster_resources(), self.options.workers)
             sink.report.workers = where.workers
             rows = [encode_task(t, sink.docstore.file_chunk_ids(t.key)) for t in tasks]
@@ -101,28 +87,6 @@ class RayEngine:
             with _quiet():
                 collector.consume(batches)
         sink.report.nodes = collector.nodes()
-
-
-@contextmanager
-def _session(ray, address: str):
-    """The caller's Ray when it is already connected (library use, tests); else join `address`
-    ("auto" as Ray reads it, or host:port), or start a local Ray for this run and stop it after."""
-    if ray.is_initialized():
-        yield
-        return
-    # "local" is a new Ray for this run: without it ray.init() joins whatever cluster `ray start` (or a
-    # stale /tmp/ray/ray_current_cluster) names, and waits on a dead one
-    options = {"address": address} if address else {"address": "local", "include_dashboard": False}
-    try:
-        ray.init(logging_level=logging.WARNING, **options)
-    except (ConnectionError, ValueError) as exc:
-        raise ClusterError(f"cannot join the Ray cluster at {address!r}: {exc}",
-                           "check --ray-address (or RAY_ADDRESS with 'auto'), or leave it out to run "
-                           "Ray on this machine") from None
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def _dataset(ray, rows: list[dict], options: IngestOptions, where: Placement):

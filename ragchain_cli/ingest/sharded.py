@@ -5,7 +5,8 @@ written by its own ingest (pipeline.py, the local engine) of the files that hash
                 --engine ray: Ray tasks, in parallel (one CPU each); --engine local: one after the other
     each shard  the ordinary ingest of one index (lock, journal, discovery, decisions, writes), keeping
                 only its own files; a new shard embeds with the model the others were built with
-    driver      the global BM25 statistics (shard_stats.py), then the manifest: each shard's state and
+    driver      the global BM25 statistics (shard_stats.py), the version groups over every shard
+                (shard_versions.py), then the manifest: each shard's state and
                 counts; a shard whose writer failed or died is named in the report and marked
                 "failed", and the next ingest (which runs every shard) redoes it
 
@@ -30,6 +31,7 @@ from ..stores.shard_stats import write_stats
 from ..stores.shards import ShardManifest, is_sharded
 from .discover import absolute
 from .pipeline import IngestReport, Skipped
+from .shard_versions import write_versions
 from .tasks import IngestOptions
 
 LOCK = "shards.lock"
@@ -65,6 +67,7 @@ def ingest_sharded(root: Path, paths: list[Path], options: IngestOptions, count:
                 for folder, opts in zip(manifest.folders(root), shard_options)]
         outcomes = _run_ray(jobs, options) if options.engine == "ray" else [_run_here(job) for job in jobs]
         write_stats(root, manifest.folders(root))
+        write_versions(root, manifest.folders(root))
         for state, folder, outcome in zip(manifest.shards, manifest.folders(root), outcomes):
             _record(state, folder, outcome)
         manifest.write(root)
@@ -116,11 +119,11 @@ def _run_here(job: tuple) -> IngestReport | str:
 
 def _run_ray(jobs: list[tuple], options: IngestOptions) -> list[IngestReport | str]:
     """Every shard's ingest as a Ray task (not retried: the next ingest redoes a failed shard)."""
-    from .ray_engine import _import_ray, _session
+    from ..cluster import import_ray, session
 
-    ray = _import_ray()
+    ray = import_ray()
     outcomes: list[IngestReport | str] = []
-    with _session(ray, options.ray_address):
+    with session(ray, options.ray_address):
         task = ray.remote(num_cpus=1, max_retries=0)(ingest_shard)
         refs = [task.remote(*job) for job in jobs]
         for ref in refs:

@@ -278,6 +278,18 @@ class DocStore:
     def chunk_ids(self) -> set[str]:
         return {row[0] for row in self.conn.execute("SELECT chunk_id FROM chunks")}
 
+    def grouped_rows(self, doc_ids: list[str] | None = None) -> dict[str, list[tuple]]:
+        """Rows of version-grouped documents, to copy into a sharded index's version view: their
+        version_docs rows (doc_ids None: this store's own groups; else none), documents and chunks."""
+        rows = {"version_docs": self.conn.execute("SELECT * FROM version_docs WHERE group_id IS NOT NULL").fetchall()
+                if doc_ids is None else []}
+        ids = [row[0] for row in rows["version_docs"]] if doc_ids is None else doc_ids
+        for table in ("documents", "chunks"):
+            rows[table] = [row for start in range(0, len(ids), 500) for row in self.conn.execute(
+                f"SELECT * FROM {table} WHERE doc_id IN ({','.join('?' * len(ids[start:start + 500]))})",
+                ids[start : start + 500])]
+        return rows
+
     def counts(self) -> dict[str, int]:
         tables = ("files", "documents", "chunks", "pending")
         return {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}

@@ -5,13 +5,16 @@ ask, eval, status and check use, over every shard.
   shards: one document ID lives in one shard), so the Linker hydrates an ID from the shard holding it;
 - lexical, documents: ShardedLexical, BM25 on the global scale (stores/sharded_lexical.py);
 - vectors: ShardedVectors, each shard's nearest merged by cosine (comparable as they are).
-Version groups are formed within a shard (two versions in two shards are not linked); `conn` is
-an in-memory copy of the grouped documents for the code that reads them with SQL.
+Version groups are formed over every shard at the end of a sharded ingest (versions.sqlite,
+ingest/shard_versions.py); `conn` is an in-memory copy of the grouped documents for the code that
+reads them with SQL. Every shard is asked at once, on threads (stores/fanout.py).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from contextlib import ExitStack
 from dataclasses import fields
 from pathlib import Path
 
@@ -20,28 +23,35 @@ import numpy as np
 from ..errors import IndexMismatch, IndexNotFound
 from . import versions
 from .docstore import SCHEMA
+from .fanout import Fanout
 from .index import Index, StoreCheck, exists, require_settings
 from .shard_stats import STATS, GlobalStats, texts_of
 from .sharded_lexical import ShardedLexical, merged
-from .shards import ShardManifest, ShardState, is_sharded
+from .shards import VERSIONS, ShardManifest, ShardState, is_sharded
 
 
-def open_index(root: Path):
-    """The index at `root`: an Index, or a ShardedIndex when it holds a shard manifest."""
-    return ShardedIndex(Path(root)) if is_sharded(root) else Index(Path(root))
+def open_index(root: Path, engine: str = "local", ray_address: str = ""):
+    """The index at `root`: an Index, or a ShardedIndex when it holds a shard manifest (its shards
+    opened in this process, or with engine "ray" each held open by a Ray actor)."""
+    return ShardedIndex(Path(root), engine=engine, ray_address=ray_address) if is_sharded(root) else Index(Path(root))
 
 
 class ShardedDocStore:
     """The read side of DocStore over every shard's docstore."""
 
-    def __init__(self, stores) -> None:
+    def __init__(self, stores, fanout: Fanout | None = None, versions_file: Path | None = None) -> None:
         self.stores = stores
+        self.fanout = fanout or Fanout(1, "serial")
+        self.versions_file = versions_file  # INDEX/versions.sqlite: the groups over every shard
         self._conn: sqlite3.Connection | None = None
+
+    def _each(self, method: str, *args) -> list:
+        return self.fanout.map(lambda store: getattr(store, method)(*args), self.stores)
 
     def _merged(self, method: str, *args) -> dict:
         found: dict = {}
-        for store in self.stores:
-            found.update(getattr(store, method)(*args))
+        for part in self._each(method, *args):
+            found.update(part)
         return found
 
     def chunks(self, chunk_ids: list[str]):
@@ -63,36 +73,36 @@ class ShardedDocStore:
         return self.stores[0].get_meta()
 
     def document_ids(self) -> set[str]:
-        return set().union(*(store.document_ids() for store in self.stores))
+        return set().union(*self._each("document_ids"))
 
     def chunk_ids(self) -> set[str]:
-        return set().union(*(store.chunk_ids() for store in self.stores))
+        return set().union(*self._each("chunk_ids"))
 
     def pending_count(self) -> int:
-        return sum(store.pending_count() for store in self.stores)
+        return sum(self._each("pending_count"))
 
     def counts(self) -> dict[str, int]:
         total: dict[str, int] = {}
-        for store in self.stores:
-            for table, n in store.counts().items():
+        for part in self._each("counts"):
+            for table, n in part.items():
                 total[table] = total.get(table, 0) + n
         return total
 
     @property
     def conn(self) -> sqlite3.Connection:
-        """Version-grouped documents of every shard (with their chunks), copied into memory once."""
+        """Version-grouped documents (with their chunks), copied into memory once: the groups over every
+        shard from versions.sqlite (ingest/shard_versions.py), else each shard's own groups."""
         if self._conn is None:
             conn = sqlite3.connect(":memory:", check_same_thread=False)
             conn.executescript(SCHEMA + versions.SCHEMA)
-            grouped = "SELECT doc_id FROM s.version_docs WHERE group_id IS NOT NULL"
-            for store in self.stores:
-                path = store.conn.execute("PRAGMA database_list").fetchone()[2]
-                conn.execute("ATTACH DATABASE ? AS s", (f"file:{path}?mode=ro",))
-                conn.execute("INSERT INTO version_docs SELECT * FROM s.version_docs WHERE group_id IS NOT NULL")
-                conn.execute(f"INSERT INTO documents SELECT * FROM s.documents WHERE doc_id IN ({grouped})")
-                conn.execute(f"INSERT INTO chunks SELECT * FROM s.chunks WHERE doc_id IN ({grouped})")
-                conn.commit()
-                conn.execute("DETACH DATABASE s")
+            across = _groups_in(self.versions_file) if self.versions_file is not None else None
+            if across:
+                conn.executemany(f"INSERT INTO version_docs VALUES ({','.join('?' * len(across[0]))})", across)
+            for part in self._each("grouped_rows", [row[0] for row in across] if across is not None else None):
+                for table, rows in part.items():
+                    if rows:
+                        conn.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * len(rows[0]))})", rows)
+            conn.commit()
             self._conn = conn
         return self._conn
 
@@ -101,54 +111,86 @@ class ShardedDocStore:
             self._conn.close()
 
 
+def _groups_in(path: Path) -> list[tuple] | None:
+    """The grouped version_docs rows of versions.sqlite (None when there is no such file)."""
+    if not path.is_file():
+        return None
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT * FROM version_docs WHERE group_id IS NOT NULL").fetchall()
+    finally:
+        conn.close()
+
+
 class ShardedVectors:
-    def __init__(self, shards: list[Index]) -> None:
+    def __init__(self, shards: list[Index], fanout: Fanout | None = None) -> None:
         self.parts = [shard.vectors for shard in shards]
         self.dim = self.parts[0].dim
+        self.fanout = fanout or Fanout(1, "serial")
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        return merged((part.search(vector, k) for part in self.parts), k)
+        return merged(self.fanout.map(lambda part: part.search(vector, k), self.parts), k)
 
     def vectors(self, chunk_ids: list[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
-        for part in self.parts:
-            found.update(part.vectors(chunk_ids))
+        for part in self.fanout.map(lambda part: part.vectors(chunk_ids), self.parts):
+            found.update(part)
         return found
 
     def ids(self) -> set[str]:
-        return set().union(*(part.ids() for part in self.parts))
+        return set().union(*self.fanout.map(lambda part: part.ids(), self.parts))
 
     def count(self) -> int:
-        return sum(part.count() for part in self.parts)
+        return sum(self.fanout.map(lambda part: part.count(), self.parts))
 
     def has_ann(self) -> bool:
         return all(part.has_ann() for part in self.parts)
 
 
 class ShardedIndex:
-    """Every shard of a sharded index that holds documents, as one index (read only)."""
+    """Every shard of a sharded index that holds documents, as one index (read only); `fanout`:
+    "threads" asks every shard at once, "serial" one after the other (stores/fanout.py); `engine`:
+    "local" opens the shards in this process, "ray" has a Ray actor hold each (stores/shard_actors.py)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, fanout: str = "threads", engine: str = "local", ray_address: str = "") -> None:
         self.root = Path(root)
         self.shard_manifest = ShardManifest.read(self.root)
-        self.shards: list[Index] = []
+        self._cluster = ExitStack()
         self.absent: list[str] = []  # shards without documents (never written, or fewer files than shards)
-        for folder in self.shard_manifest.folders(self.root):
-            try:
-                if exists(folder):
-                    self.shards.append(Index(folder))
-                    continue
-            except IndexNotFound:  # created, but killed before its first batch
-                pass
-            self.absent.append(folder.name)
+        self.shards = self._open([folder for folder in self.shard_manifest.folders(self.root) if self._holds(folder)],
+                                 engine, ray_address)
         if not self.shards:
             raise IndexNotFound(f"the sharded index {self.root} holds no documents yet",
                                 "run `ragchain ingest PATH --shards N` (again) to finish building it")
         self.names = [shard.root.name for shard in self.shards]
-        self.docstore = ShardedDocStore([shard.docstore for shard in self.shards])
+        self.fanout = Fanout(len(self.shards), fanout)
+        self.docstore = ShardedDocStore([shard.docstore for shard in self.shards], self.fanout, self.root / VERSIONS)
         self._lexical: ShardedLexical | None = None
         self._documents: ShardedLexical | None = None
         self._vectors: ShardedVectors | None = None
+
+    def _holds(self, folder: Path) -> bool:
+        try:
+            if exists(folder):
+                return True
+        except IndexNotFound:  # created, but killed before its first batch
+            pass
+        self.absent.append(folder.name)
+        return False
+
+    def _open(self, folders: list[Path], engine: str, ray_address: str) -> list:
+        if engine != "ray" or not folders:
+            return [Index(folder) for folder in folders]
+        from ..cluster import import_ray, session
+        from .shard_actors import serve
+
+        ray = import_ray(data=False)
+        self._cluster.enter_context(session(ray, ray_address))
+        try:
+            return serve(ray, [Path(os.path.abspath(folder)) for folder in folders])  # the actors' paths
+        except BaseException:
+            self._cluster.close()
+            raise
 
     def _stats(self, name: str) -> GlobalStats:
         if not (self.root / STATS).is_file():
@@ -159,7 +201,7 @@ class ShardedIndex:
     def _merged(self, name: str) -> ShardedLexical:
         """The shards' Tantivy index `name` ("lexical" or "documents") searched as one, on global statistics."""
         return ShardedLexical([getattr(shard, name) for shard in self.shards], self._stats(name),
-                              lambda ids: texts_of(self.docstore, name, ids))
+                              lambda ids: texts_of(self.docstore, name, ids), self.fanout)
 
     @property
     def lexical(self) -> ShardedLexical:
@@ -176,7 +218,7 @@ class ShardedIndex:
     @property
     def vectors(self) -> ShardedVectors:
         if self._vectors is None:
-            self._vectors = ShardedVectors(self.shards)
+            self._vectors = ShardedVectors(self.shards, self.fanout)
         return self._vectors
 
     def manifest(self) -> dict[str, str]:
@@ -205,12 +247,14 @@ class ShardedIndex:
         return [_compare(state, opened.get(state.name)) for state in self.shard_manifest.shards]
 
     def close(self) -> None:
+        self.fanout.close()
         for lexical in (self._lexical, self._documents):
             if lexical is not None:
                 lexical.stats.close()
         self.docstore.close()
         for shard in self.shards:
             shard.close()
+        self._cluster.close()  # a Ray started for this index stops
 
     def __enter__(self) -> "ShardedIndex":
         return self

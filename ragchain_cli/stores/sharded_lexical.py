@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
+from .fanout import Fanout
 from .lexical import LexicalIndex, analyzer, plain_terms
 from .shard_stats import GlobalStats, bm25, idf
 
@@ -32,8 +33,9 @@ def merged(lists: Iterable[list[tuple[str, float]]], k: int) -> list[tuple[str, 
 
 class ShardedLexical:
     def __init__(self, shards: list[LexicalIndex], stats: GlobalStats,
-                 texts: Callable[[list[str]], dict[str, str]]) -> None:
+                 texts: Callable[[list[str]], dict[str, str]], fanout: Fanout | None = None) -> None:
         self.shards, self.stats, self.texts = shards, stats, texts  # texts: ID -> the text indexed for it
+        self.fanout = fanout or Fanout(1, "serial")  # every shard asked at once (stores/fanout.py)
 
     # -- searches -------------------------------------------------------------------------------
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
@@ -58,7 +60,14 @@ class ShardedLexical:
 
     def _top(self, words: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
         fetch = max(k, RESCORED)
-        approximate = merged((shard.search_text(self._boosted(shard, words), fetch) for shard in self.shards), fetch)
+        stems = {word: analyzer().analyze(word) for word, _ in words}
+        single = sorted({s[0] for s in stems.values() if len(s) == 1})
+        wide = self.stats.doc_freqs(single)  # the global df, once for every shard
+
+        def top_of(shard: LexicalIndex) -> list[tuple[str, float]]:
+            return shard.search_text(self._boosted(shard, words, stems, wide), fetch)
+
+        approximate = merged(self.fanout.map(top_of, self.shards), fetch)
         head, tail = approximate[:RESCORED], approximate[RESCORED:]
         exact = self._exact(words, [cid for cid, _ in head])
         return merged([[(cid, exact.get(cid, score)) for cid, score in head], tail], k)
@@ -75,12 +84,10 @@ class ShardedLexical:
             scores[cid] = bm25([(weight, counts[stem]) for weight, stem in terms], len(tokens), self.stats.mean_length)
         return scores
 
-    def _boosted(self, shard: LexicalIndex, words: list[tuple[str, float]]) -> str:
+    def _boosted(self, shard: LexicalIndex, words: list[tuple[str, float]], stems: dict[str, list[str]],
+                 wide: dict[str, int]) -> str:
         """The query text for one shard: each word boosted by its weight x idf(global) / idf(shard)."""
-        stems = {word: analyzer().analyze(word) for word, _ in words}
-        single = sorted({s[0] for s in stems.values() if len(s) == 1})
-        local, total = shard.term_counts(single), shard.max_doc()  # Tantivy's own N and df
-        wide = self.stats.doc_freqs(single)
+        local, total = shard.term_counts(list(wide)), shard.max_doc()  # Tantivy's own N and df
         parts = []
         for word, weight in words:
             stem = stems[word]
@@ -92,12 +99,12 @@ class ShardedLexical:
 
     # -- statistics and terms (spelling, answer checks) -------------------------------------------
     def count(self) -> int:
-        return sum(shard.count() for shard in self.shards)
+        return sum(self.fanout.map(lambda shard: shard.count(), self.shards))
 
     def doc_freqs(self, words: list[str]) -> dict[str, int]:
         found = {word: 0 for word in words}
-        for shard in self.shards:
-            for word, n in shard.doc_freqs(words).items():
+        for part in self.fanout.map(lambda shard: shard.doc_freqs(words), self.shards):
+            for word, n in part.items():
                 found[word] += n
         return found
 
@@ -109,8 +116,8 @@ class ShardedLexical:
 
     def terms_starting(self, prefix: str) -> list[tuple[str, int]]:
         counts: dict[str, int] = {}
-        for shard in self.shards:
-            for term, n in shard.terms_starting(prefix):
+        for part in self.fanout.map(lambda shard: shard.terms_starting(prefix), self.shards):
+            for term, n in part:
                 counts[term] = counts.get(term, 0) + n
         return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
@@ -122,7 +129,7 @@ class ShardedLexical:
         return found
 
     def ids(self) -> set[str]:
-        return set().union(*(shard.ids() for shard in self.shards)) if self.shards else set()
+        return set().union(*self.fanout.map(lambda shard: shard.ids(), self.shards)) if self.shards else set()
 
     def close(self) -> None:
         for shard in self.shards:

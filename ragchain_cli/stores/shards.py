@@ -10,7 +10,8 @@ A file goes to the shard its document ID (its path relative to the ingest's work
 hashes to, so one document ID is always in one shard and that shard's checks (an ID that another
 file already gives) still hold. `state` is "running" while a shard is written, then "complete" or
 "failed" (its error said); every ingest runs every shard again, so a failed one is redone. BM25
-statistics over all shards (stats.sqlite) make the shards' scores comparable (stores/shard_stats.py).
+statistics over all shards (stats.sqlite) make the shards' scores comparable (stores/shard_stats.py);
+versions.sqlite holds the version groups over all shards (ingest/shard_versions.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from ..errors import IndexMismatch, UsageError
 
 MANIFEST = "shards.json"
+VERSIONS = "versions.sqlite"  # version groups over every shard (ingest/shard_versions.py)
 FORMAT = 1
 HASH = "blake2b-64(doc_id) mod N"
 MAX_SHARDS = 256
@@ -96,4 +98,4 @@ class ShardManifest:
         return [Path(root) / s.name for s in self.shards]
 
 
-__all__ = ["MANIFEST", "ShardManifest", "ShardState", "in_shard", "is_sharded", "shard_name", "shard_of"]
+__all__ = ["MANIFEST", "VERSIONS", "ShardManifest", "ShardState", "in_shard", "is_sharded", "shard_name", "shard_of"]
