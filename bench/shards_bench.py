@@ -9,7 +9,8 @@ statistics and version passes). The chunk vectors are seeded unit vectors drawn 
 model, so a dense search costs what it costs, though its hits are not meaningful. Then the first
 --queries SciFact queries go through the default search (BM25 + dense, document fusion) of every
 configuration, alternating query by query so all see the same load: one index; each sharded index
-searched one shard after the other ("serial") and all shards at once ("threads"). Reports p50 and
+searched one shard after the other ("serial"), all shards at once ("threads"), and every shard held
+by a Ray actor on a local Ray ("ray": the process variant, asked at once too). Reports p50 and
 p95 ms (warm: each configuration answers 5 queries first), the p50 ratio to one index, and the share
 of queries whose top 10 documents equal one index's.
 """
@@ -103,7 +104,8 @@ def latency(indexes: dict[str, Path], queries: list[str], modes: list[str]) -> s
     opened = {"1 (one index)": Index(indexes["1"])}
     for count, path in indexes.items():
         if count != "1":
-            opened.update({f"{count} {mode}": ShardedIndex(path, fanout=mode) for mode in modes})
+            opened.update({f"{count} {mode}": ShardedIndex(path, fanout="threads" if mode == "ray" else mode,
+                                                           engine="ray" if mode == "ray" else "local") for mode in modes})
     pipelines = {name: SearchPipeline(index, options) for name, index in opened.items()}
     times: dict[str, list[float]] = {name: [] for name in pipelines}
     tops: dict[str, list[list[str]]] = {name: [] for name in pipelines}
@@ -118,6 +120,10 @@ def latency(indexes: dict[str, Path], queries: list[str], modes: list[str]) -> s
             tops[name].append(top_documents(hits))
     for index in opened.values():
         index.close()
+    if "ray" in modes:
+        import ray
+
+        ray.shutdown()
     base = benchlib.median(times["1 (one index)"])
     rows = [[name, f"{benchlib.median(ms):.1f}", f"{benchlib.percentile(ms, 95):.1f}",
              f"{benchlib.median(ms) / base:.2f}",
@@ -134,12 +140,17 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=64)
     parser.add_argument("--limit", type=int, default=0, help="the first N documents only (0: all)")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--modes", default="serial,threads")
+    parser.add_argument("--modes", default="serial,threads,ray", help="serial, threads (this process), ray (an actor a shard)")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",") if c]
     indexes = build(args.out, args.data, counts, args.files, args.limit)
     texts = [row["text"] for row in benchlib.read_jsonl(Path(args.data) / "queries.jsonl")][: args.queries]
-    report = latency(indexes, texts, args.modes.split(","))
+    modes = args.modes.split(",")
+    if "ray" in modes:  # one local Ray that every sharded index's actors share (each would start its own)
+        import ray
+
+        ray.init(include_dashboard=False, logging_level="WARNING")
+    report = latency(indexes, texts, modes)
     text = (f"# Shards at query time\n\n{benchlib.machine()}\n\n{report}\n\n"
             f"{len(texts)} queries, default search (BM25 + dense, document fusion), seeded chunk vectors")
     print(text)

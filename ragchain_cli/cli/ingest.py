@@ -186,5 +186,9 @@ def _render(console, payload: dict) -> None:
         table.add_row(key.replace("_", " "), str(payload[key]))
     for node in payload["nodes"]:
         table.add_row(f"node {node['node_id'][:12]}", f"{node['chunks']} chunks, {node['files']} files")
+    moved = payload.get("resharded")
+    if moved:
+        table.add_row("re-sharded", f"{moved['from']} -> {moved['to']} shards: {moved['files']} files, "
+                                    f"{moved['chunks']} chunks moved with their vectors")
     table.add_row("skipped", str(len(payload["skipped"])))
     console.print(table)

@@ -65,6 +65,7 @@ class IngestReport:
     workers: int = 1  # processes that embedded (ray: the actor pool's size)
     nodes: list[dict] = field(default_factory=list)  # ray: [{"node_id", "chunks", "files"}], who did the work
     shards: list[dict] = field(default_factory=list)  # --shards: each shard's state and counts (stores/shards.py)
+    resharded: dict = field(default_factory=dict)  # --shards M on N shards: {"from", "to", "files", "chunks"} moved
 
 
 def ingest_options(settings: Settings | None = None, **overrides) -> IngestOptions:
@@ -97,7 +98,7 @@ def ingest_into(root: Path, paths: list[Path], options: IngestOptions,
     one that nothing could be written into is removed again), updated from `paths`. With `shards`
     (`--shards N`), or when `root` is a sharded index (stores/shards.py), it is updated shard by shard
     (ingest/sharded.py; `progress` is not called): a new one gets `shards` shards, an existing one
-    keeps its own and refuses another count (IndexMismatch)."""
+    keeps its own, or with another count is re-sharded first (ingest/reshard.py)."""
     if shards is not None or is_sharded(root):
         from .sharded import ingest_sharded
 

@@ -55,11 +55,13 @@ def _copy(conn: sqlite3.Connection, docstore: Path, number: int) -> None:
     """One shard's version rows (its groups worked out again below, over every shard)."""
     conn.execute("ATTACH DATABASE ? AS s", (f"file:{docstore}?mode=ro",))
     conn.execute("BEGIN")
-    conn.execute("INSERT INTO version_docs SELECT doc_id, file_name, title_name, tokened, version, NULL "
+    # OR IGNORE: one document ID in two shards (two files that give the same ID, found from two working
+    # directories) keeps the first shard's row rather than failing the ingest
+    conn.execute("INSERT OR IGNORE INTO version_docs SELECT doc_id, file_name, title_name, tokened, version, NULL "
                  "FROM s.version_docs")
     conn.execute("INSERT INTO version_bands SELECT band, doc_id FROM s.version_bands")
     conn.execute("INSERT OR REPLACE INTO version_links SELECT * FROM s.version_links")
-    conn.execute("INSERT INTO doc_shard SELECT doc_id, ? FROM s.version_docs", (number,))
+    conn.execute("INSERT OR IGNORE INTO doc_shard SELECT doc_id, ? FROM s.version_docs", (number,))
     conn.execute("COMMIT")
     conn.execute("DETACH DATABASE s")
 

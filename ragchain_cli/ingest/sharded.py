@@ -31,6 +31,7 @@ from ..stores.shard_stats import write_stats
 from ..stores.shards import ShardManifest, is_sharded
 from .discover import absolute
 from .pipeline import IngestReport, Skipped
+from .reshard import remove_strays, reshard
 from .shard_versions import write_versions
 from .tasks import IngestOptions
 
@@ -48,18 +49,21 @@ def ingest_shard(folder: str, paths: list[str], options: IngestOptions) -> Inges
 
 
 def ingest_sharded(root: Path, paths: list[Path], options: IngestOptions, count: int | None = None) -> IngestReport:
-    """Update (or build) the sharded index at `root` from `paths`; `count`: the shards of a new one
-    (an existing one keeps its own, and refuses another)."""
+    """Update (or build) the sharded index at `root` from `paths`; `count`: the shards of a new one,
+    or of an existing one that has another count (re-sharded first, reshard.py)."""
     started = time.perf_counter()
     root = Path(root)
     manifest = _manifest_for(root, count, options)
-    settings = manifest.settings
-    engine = "local" if options.engine == "ray" else options.engine  # ray: the shards are the Ray tasks
     base = options.base or os.getcwd()  # a worker's own working directory is not the driver's
-    shard_options = [dataclasses.replace(options, engine=engine, embed_model=settings["embed_model"], base=base,
-                                         shard=(i, manifest.count)) for i in range(manifest.count)]
+    common = dataclasses.replace(options, engine="local" if options.engine == "ray" else options.engine,
+                                 embed_model=manifest.settings["embed_model"], base=base)  # ray: the shards are the Ray tasks
     root.mkdir(parents=True, exist_ok=True)
+    moved: dict = {}
     with _manifest_lock(root, options.wait):
+        remove_strays(root, manifest)  # a re-sharding killed before (or after) its switch
+        if count is not None and count != manifest.count:
+            manifest, moved = reshard(root, manifest, count, paths, common)
+        shard_options = [dataclasses.replace(common, shard=(i, manifest.count)) for i in range(manifest.count)]
         for state in manifest.shards:
             state.state, state.error = "running", ""
         manifest.write(root)
@@ -71,7 +75,9 @@ def ingest_sharded(root: Path, paths: list[Path], options: IngestOptions, count:
         for state, folder, outcome in zip(manifest.shards, manifest.folders(root), outcomes):
             _record(state, folder, outcome)
         manifest.write(root)
+        remove_strays(root, manifest)  # the layout before a re-sharding
     report = _combined([o for o in outcomes if isinstance(o, IngestReport)], manifest, options)
+    report.resharded = moved
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 
@@ -89,8 +95,6 @@ def _manifest_for(root: Path, count: int | None, options: IngestOptions) -> Shar
         wanted["embed_model"] = manifest.settings.get("embed_model", wanted["embed_model"])
     diffs = [f"{k}: index has {manifest.settings.get(k)!r}, asked for {v!r}" for k, v in wanted.items()
              if manifest.settings.get(k, v) != v]
-    if count is not None and count != manifest.count:
-        diffs.append(f"shards: index has {manifest.count}, asked for {count}")
     if diffs:
         raise IndexMismatch(f"{root} was built with different settings ({'; '.join(diffs)})",
                             "use the settings the index was built with, or a new --index DIR")
