@@ -7,7 +7,7 @@ into --files JSONL files, through the real ingest (loader, chunker, writer, Tant
 statistics and version passes). The chunk vectors are seeded unit vectors drawn from the chunk ID
 (no embedding: 12k chunks would take ~15 minutes on 2 cores); queries are embedded by the real
 model, so a dense search costs what it costs, though its hits are not meaningful. Then the first
---queries SciFact queries go through the default search (BM25 + dense, document fusion) of every
+--queries SciFact train queries of one fixed half (--half) go through the default search (BM25 + dense, document fusion) of every
 configuration, alternating query by query so all see the same load: one index; each sharded index
 searched one shard after the other ("serial"), all shards at once ("threads"), and every shard held
 by a Ray actor on a local Ray ("ray": the process variant, asked at once too). Reports p50 and
@@ -132,6 +132,15 @@ def latency(indexes: dict[str, Path], queries: list[str], modes: list[str]) -> s
     return benchlib.table(["shards, fan-out", "p50 ms", "p95 ms", "p50 / one index", "same top-10 documents"], rows)
 
 
+def queries(data: Path, number: int) -> list[str]:
+    """The texts of the SciFact train queries (those qrels-train.tsv judges) in one fixed half."""
+    from halves import half
+
+    judged = {line.split("\t")[0] for line in (data / "qrels-train.tsv").read_text(encoding="utf-8").splitlines()[1:]}
+    return [row["text"] for row in benchlib.read_jsonl(data / "queries.jsonl")
+            if row["_id"] in judged and half(row["_id"]) == number]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default="../shared/data/scifact")
@@ -140,11 +149,19 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=64)
     parser.add_argument("--limit", type=int, default=0, help="the first N documents only (0: all)")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--half", type=int, default=2, choices=(1, 2),
+                        help="the train queries of this fixed half (bench/halves.py): 1 to choose on, 2 to report")
+    parser.add_argument("--rescored", type=int, default=0, help="entries the BM25 merge scores again exactly "
+                        "(stores/sharded_lexical.RESCORED; 0: its own)")
     parser.add_argument("--modes", default="serial,threads,ray", help="serial, threads (this process), ray (an actor a shard)")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",") if c]
     indexes = build(args.out, args.data, counts, args.files, args.limit)
-    texts = [row["text"] for row in benchlib.read_jsonl(Path(args.data) / "queries.jsonl")][: args.queries]
+    texts = queries(Path(args.data), args.half)[: args.queries]
+    if args.rescored:
+        from ragchain_cli.stores import sharded_lexical
+
+        sharded_lexical.RESCORED = args.rescored
     modes = args.modes.split(",")
     if "ray" in modes:  # one local Ray that every sharded index's actors share (each would start its own)
         import ray
@@ -152,7 +169,8 @@ def main() -> None:
         ray.init(include_dashboard=False, logging_level="WARNING")
     report = latency(indexes, texts, modes)
     text = (f"# Shards at query time\n\n{benchlib.machine()}\n\n{report}\n\n"
-            f"{len(texts)} queries, default search (BM25 + dense, document fusion), seeded chunk vectors")
+            f"{len(texts)} SciFact train queries of half {args.half}, default search (BM25 + dense, document fusion), "
+            f"seeded chunk vectors, BM25 head scored again exactly: {args.rescored or 'default'}")
     print(text)
     benchlib.write_report("shards.md", text)
 

@@ -104,3 +104,10 @@ def test_versions_split_over_two_shards_answer_from_the_newer(sharded):
     assert "three days per week" in answer and "two days per week" in note
     assert [c["doc_id"] for c in payload["citations"]] == [NEW]
     assert [(g["newest"], g["older"]) for g in payload["versions"]] == [(NEW, [OLD])]
+
+
+def test_eval_through_ray_actors_scores_as_in_this_process(ray_local, sharded, cli):
+    flags = ("eval", SAMPLE / "qrels.tsv", "--queries", SAMPLE / "queries.jsonl", "--index", sharded, "--json")
+    here, served = cli(*flags), cli(*flags, "--engine", "ray")
+    assert served.code == 0, served.err
+    assert served.json()["configs"][0]["means"] == here.json()["configs"][0]["means"]

@@ -15,7 +15,9 @@ are words the documents lack, never typos. It becomes
   "plague", which no chunk mentions with "river" or "flows"). A one-word query has nothing to
   check against.
 
-The query is then searched with the word as a chunk spells it (the form nearest the typed one),
+The query is then searched with the word as the chunks spell it (of the forms in the first
+FORM_CHUNKS chunks by ID that hold the term, the one nearest the typed word: the same chunks,
+so the same word, in one index and in its shards),
 so every retriever, and `ask`'s evidence and prompt, read the same corrected query. Nothing is
 downloaded: the index's term dictionary and the model's vocabulary are already here.
 bench/RESULTS.md has what it changes on both QA halves and SciFact.
@@ -32,6 +34,7 @@ from typing import Callable
 from ..text.words import STOPWORDS
 
 MIN_LETTERS = 5
+FORM_CHUNKS = 20  # chunks read for the forms a corrected word takes
 FUNCTION_WORDS = sorted(w for w in STOPWORDS if len(w) >= MIN_LETTERS)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)  # the lexical index's tokens: letters and digits
 
@@ -96,7 +99,7 @@ class Speller:
         return Spelling(text, changes)
 
     def _replacement(self, word: str, stem: str, others: list[str]) -> str:
-        """The word, as a chunk spells it, for the best term one edit from `stem`; '' for none."""
+        """The word, as the chunks spell it, for the best term one edit from `stem`; '' for none."""
         near = sorted(((-n, t) for t, n in self.lexical.terms_starting(stem[0]) if n > 0 and one_edit(stem, t)))
         if not near:
             return ""
@@ -104,18 +107,15 @@ class Speller:
         shared = self.lexical.chunks_with_both(term, others)
         if others and len(shared) * 2 <= len(others):
             return ""
-        chunk_id = next(iter(shared.values()), "") or self._any_chunk(term)
-        return self._spelled(word, term, chunk_id)
+        return self._spelled(word, term)
 
-    def _any_chunk(self, term: str) -> str:
-        found = self.lexical.chunks_with_both(term, [term])
-        return found.get(term, "")
-
-    def _spelled(self, typed: str, term: str, chunk_id: str) -> str:
-        """How the chunk writes the word the index stores as `term`, in the form nearest the typed
-        word ("supresses" -> "suppresses", not "suppression"); the term itself if none is found."""
-        chunk = self.docstore.chunks([chunk_id]).get(chunk_id) if chunk_id else None
-        forms = {w for w in _WORD.findall(chunk.text if chunk is not None else "") if self.lexical.stems(w) == [term]}
+    def _spelled(self, typed: str, term: str) -> str:
+        """How the chunks write the word the index stores as `term`, in the form nearest the typed
+        word ("supresses" -> "suppresses", not "suppression"); the term itself if none is found. The
+        forms come from the FORM_CHUNKS first chunks (by ID) that hold it, whichever shard holds them."""
+        ids = sorted(self.lexical.holders(term))[:FORM_CHUNKS]
+        texts = [chunk.index_text() for chunk in self.docstore.chunks(ids).values()]  # the title too
+        forms = {w for text in texts for w in _WORD.findall(text) if self.lexical.stems(w) == [term]}
         if not forms:
             return term
         return max(sorted(forms), key=lambda w: SequenceMatcher(None, typed.lower(), w.lower()).ratio())

@@ -15,6 +15,10 @@ from .analyzer import ANALYZER, analyzer
 
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 TOKENIZER = ANALYZER  # the text field's tokenizer name, recorded in the index manifest
+# A shard's pad entries (stores/shard_pads.py): their IDs start with PAD_PREFIX, their text is PAD_WORD
+# repeated; they are left out of every ID, count, term and result read here.
+PAD_PREFIX = "ragchain:pad:"
+PAD_WORD = "ragchainpadword"
 
 
 def _schema():
@@ -42,6 +46,7 @@ class LexicalIndex:
         self.index.register_tokenizer(TOKENIZER, analyzer())
         self._writer = None
         self._heap_size = heap_size  # the writer's indexing arena, held while the index is open
+        self._max_doc: tuple[tuple[int, int], int] | None = None  # (meta.json's mtime and size, max_doc)
 
     # -- writes ---------------------------------------------------------------------------
     def _get_writer(self):
@@ -117,7 +122,8 @@ class LexicalIndex:
         parsed, _errors = self.index.parse_query_lenient(text, ["text"])
         searcher = self.index.searcher()
         hits = searcher.search(parsed, k).hits
-        return [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]
+        found = [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in hits]
+        return [hit for hit in found if not hit[0].startswith(PAD_PREFIX)] if PAD_WORD in text else found
 
     def doc_freqs(self, words: list[str]) -> dict[str, int]:
         """How many chunks hold each word, after the index's own stemming (0 for a word it never saw)."""
@@ -144,7 +150,7 @@ class LexicalIndex:
     def terms_starting(self, prefix: str) -> list[tuple[str, int]]:
         """Every stored term beginning with `prefix`, with its chunk count."""
         self.index.reload()
-        return self.index.searcher().terms_with_prefix("text", prefix)
+        return [(term, n) for term, n in self.index.searcher().terms_with_prefix("text", prefix) if term != PAD_WORD]
 
     def chunks_with_both(self, term: str, others: Iterable[str]) -> dict[str, str]:
         """For each of `others` that shares a chunk with `term`: that chunk's ID (stored terms)."""
@@ -159,6 +165,15 @@ class LexicalIndex:
                 found[other] = searcher.doc(hits[0][1])["chunk_id"][0]
         return found
 
+    def holders(self, term: str) -> list[str]:
+        """The IDs of every entry that holds the stored (already stemmed) term."""
+        self.index.reload()
+        searcher = self.index.searcher()
+        query = self._tantivy.Query.term_query(self.index.schema, "text", term)
+        count = searcher.search(query, 1).count
+        return [searcher.doc(address)["chunk_id"][0] for _score, address in searcher.search(query, count).hits] \
+            if count else []
+
     def ids(self) -> set[str]:
         self.index.reload()
         searcher = self.index.searcher()
@@ -167,19 +182,38 @@ class LexicalIndex:
             return set()
         everything = self._tantivy.Query.all_query()
         hits = searcher.search(everything, total).hits
-        return {searcher.doc(address)["chunk_id"][0] for _score, address in hits}
+        found = {searcher.doc(address)["chunk_id"][0] for _score, address in hits}
+        return {entry for entry in found if not entry.startswith(PAD_PREFIX)}
 
     def max_doc(self) -> int:
         """The entries BM25 counts (Tantivy's N): the live ones and the deleted ones its segments
         still hold until a merge, as the index's meta.json lists them (its documented format)."""
         import json
 
-        meta = json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
-        return sum(int(segment["max_doc"]) for segment in meta.get("segments", []))
+        meta = self.path / "meta.json"
+        seen = meta.stat()
+        if self._max_doc is None or self._max_doc[0] != (seen.st_mtime_ns, seen.st_size):  # read once a commit
+            listed = json.loads(meta.read_text(encoding="utf-8"))
+            self._max_doc = ((seen.st_mtime_ns, seen.st_size),
+                             sum(int(segment["max_doc"]) for segment in listed.get("segments", [])))
+        return self._max_doc[1]
 
     def count(self) -> int:
         self.index.reload()
-        return self.index.searcher().num_docs
+        return self.index.searcher().num_docs - self._pad_hits(fetch=False)[0]
+
+    def pads(self) -> list[int]:
+        """The tokens each pad entry holds (its ID says: PAD_PREFIX + number + ":" + tokens)."""
+        self.index.reload()
+        _count, searcher, hits = self._pad_hits(fetch=True)
+        return [int(searcher.doc(address)["chunk_id"][0].rsplit(":", 1)[1]) for _score, address in hits]
+
+    def _pad_hits(self, fetch: bool):
+        """(how many pad entries, the searcher, their hits when `fetch`)."""
+        searcher = self.index.searcher()
+        query = self._tantivy.Query.regex_query(self.index.schema, "chunk_id", PAD_PREFIX + ".*")
+        count = searcher.search(query, 1).count
+        return count, searcher, searcher.search(query, count).hits if count and fetch else []
 
 
 __all__ = ["LexicalIndex", "TOKENIZER", "analyzer", "plain_terms"]  # analyzer: re-exported from stores/analyzer.py

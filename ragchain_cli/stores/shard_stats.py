@@ -6,8 +6,10 @@ Tantivy scores a term in a document as idf(df, N) * tf-part(tf, length, mean len
 idf = ln(1 + (N - df + 0.5) / (df + 0.5)) from the index it searches. A shard knows its own df and
 N only; stores/sharded_lexical.py boosts each query term in each shard by idf(global) / idf(shard),
 which turns the shard's score into the one with global frequencies but the shard's mean length;
-the head of the merged list is then scored again exactly as one index would (bm25() below, with
-Tantivy's one-byte length code and the global mean length: tokens / entries).
+pad entries (shard_pads.py) give every shard the global mean length, so the shard's score is the
+one index's. bm25() below scores entries exactly as one index would (Tantivy's one-byte length
+code, the global mean length: tokens / live entries), for a reranker's few and for indexes
+whose shards were written before pads.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ SCHEMA = """
 CREATE TABLE totals (field TEXT PRIMARY KEY, entries INTEGER NOT NULL, live INTEGER NOT NULL, tokens INTEGER NOT NULL);
 CREATE TABLE df (field TEXT NOT NULL, term TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (field, term))
     WITHOUT ROWID;
+CREATE TABLE padded (field TEXT PRIMARY KEY, residual REAL NOT NULL);
 """
 
 
@@ -62,14 +65,15 @@ def bm25(tfs: list[tuple[float, int]], length: int, mean_length: float) -> float
 
 def shard_terms(folder: Path) -> tuple[int, int, list[tuple[str, int]]]:
     """One shard's word index: its entries as BM25 counts them (deleted ones a merge has not yet
-    dropped too, as in each term's document frequency), its live entries, and every term's df."""
+    dropped too, as in each term's document frequency), its live entries, and every term's df
+    (its pad entries left out: shard_pads.py)."""
     from .lexical import LexicalIndex
 
     if not folder.is_dir():
         return 0, 0, []
     lexical = LexicalIndex(folder, heap_size=15_000_000)
     try:
-        return lexical.max_doc(), lexical.count(), lexical.terms_starting("")
+        return lexical.max_doc() - len(lexical.pads()), lexical.count(), lexical.terms_starting("")
     finally:
         lexical.close()
 
@@ -98,7 +102,8 @@ def shard_tokens(docstore: Path, name: str) -> int:
 
 
 def write_stats(root: Path, shard_folders: list[Path]) -> dict[str, int]:
-    """Sum the shards' statistics into ROOT/stats.sqlite (replaced in one step); entries per field."""
+    """Sum the shards' statistics into ROOT/stats.sqlite (replaced in one step), after padding each
+    shard's word indexes to the global mean length (shard_pads.py); live entries per field."""
     from .index import DOCSTORE
 
     target = Path(root) / STATS
@@ -109,20 +114,41 @@ def write_stats(root: Path, shard_folders: list[Path]) -> dict[str, int]:
     try:
         conn.executescript(SCHEMA)
         for name in FIELDS:
-            entries, live, tokens, df = 0, 0, 0, Counter()
+            entries, live, df, held = 0, 0, Counter(), []
             for folder in shard_folders:
                 counted, count, terms = shard_terms(folder / name)
                 entries, live = entries + counted, live + count
-                tokens += shard_tokens(folder / DOCSTORE, name) if count else 0
+                held.append((folder, shard_tokens(folder / DOCSTORE, name) if count else 0))
                 df.update(dict(terms))
+            tokens = sum(n for _, n in held)
+            residuals = [_pad(folder, name, n, tokens / live if live else 0.0) for folder, n in held]
             totals[name] = live
             conn.execute("INSERT INTO totals VALUES (?, ?, ?, ?)", (name, entries, live, tokens))
+            if None not in residuals:  # every shard's mean is known to be the global one, to within this
+                conn.execute("INSERT INTO padded VALUES (?, ?)", (name, max(residuals, default=0.0)))
             conn.executemany("INSERT INTO df VALUES (?, ?, ?)", ((name, t, n) for t, n in df.items()))
         conn.commit()
     finally:
         conn.close()
     temporary.replace(target)
     return totals
+
+
+def _pad(folder: Path, name: str, tokens: int, mean: float) -> float | None:
+    """Pad one shard's word index `name` to the global mean, under the shard's ingest lock; how
+    near its mean is then (shard_pads.pad)."""
+    from .index import Index, exists
+    from .lexical import LexicalIndex
+    from .shard_pads import pad
+
+    if not tokens or not exists(folder):
+        return 0.0
+    with Index(folder) as shard, shard.write_lock(wait=True):
+        lexical = LexicalIndex(folder / name, heap_size=15_000_000)
+        try:
+            return pad(lexical, tokens, mean)
+        finally:
+            lexical.close()
 
 
 class GlobalStats:
@@ -133,6 +159,13 @@ class GlobalStats:
         self.conn = sqlite3.connect(f"file:{Path(root) / STATS}?mode=ro", uri=True, check_same_thread=False)
         row = self.conn.execute("SELECT entries, live, tokens FROM totals WHERE field = ?", (name,)).fetchone()
         self.entries, self.live, self.tokens = (int(row[0]), int(row[1]), int(row[2])) if row else (0, 0, 0)
+        # how near every shard's mean length is to the global one (shard_pads.py); None: not known to be
+        # (a shard with deleted entries, or statistics written before pads)
+        try:
+            row = self.conn.execute("SELECT residual FROM padded WHERE field = ?", (name,)).fetchone()
+        except sqlite3.OperationalError:
+            row = None
+        self.residual: float | None = float(row[0]) if row else None
 
     @property
     def mean_length(self) -> float:

@@ -26,7 +26,7 @@ from .docstore import SCHEMA
 from .fanout import Fanout
 from .index import Index, StoreCheck, exists, require_settings
 from .shard_stats import STATS, GlobalStats, texts_of
-from .sharded_lexical import ShardedLexical, merged
+from .sharded_lexical import ShardedLexical, top_across
 from .shards import VERSIONS, ShardManifest, ShardState, is_sharded
 
 
@@ -129,7 +129,7 @@ class ShardedVectors:
         self.fanout = fanout or Fanout(1, "serial")
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        return merged(self.fanout.map(lambda part: part.search(vector, k), self.parts), k)
+        return top_across(self.fanout, self.parts, lambda part, n: part.search(vector, n), k)
 
     def vectors(self, chunk_ids: list[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}

@@ -1,13 +1,14 @@
 """BM25 over every shard's Tantivy index, on one scale: the LexicalIndex reads a sharded index needs.
 
-Each query word is boosted in each shard by idf(global) / idf(shard) (stores/shard_stats.py), so
-a shard's own top k, searched by Tantivy as usual, comes back scored with the global document
-frequencies (and the shard's mean length); the shards' lists are merged by score (ties by ID), and
-the first RESCORED of the merged list are scored again exactly as one index of every shard would
-score them (their texts analyzed: term frequencies and lengths, with the global mean length), so
-the head of the list ranks as an unsharded index ranks it and the tail within a fraction of a
-percent of its scores.
-"""
+Each query word is boosted in each shard by idf(global) / idf(shard) (stores/shard_stats.py), and
+each shard's pad entries (stores/shard_pads.py) give it the global mean length, so a shard's own top
+k, searched by Tantivy as usual, comes back scored as one index of every shard scores it. The
+shards' lists are merged by score (ties by ID); each shard is asked for about its share of the k
+first, and again for k only when more of it could rank in the top k (top_across). Where the scores
+are not one index's (shards written before pads; a query word the analyzer splits in two), the
+first RESCORED of the merged list are scored again exactly (their texts analyzed: term frequencies
+and lengths, with the global mean length), so the head ranks as an unsharded index ranks it and the
+tail within a fraction of a percent of its scores."""
 
 from __future__ import annotations
 
@@ -19,6 +20,20 @@ from .lexical import LexicalIndex, analyzer, plain_terms
 from .shard_stats import GlobalStats, bm25, idf
 
 RESCORED = 100  # entries of the merged list scored again exactly (and fetched from each shard at least)
+SCORE_ERROR = 5e-6  # relative: a boost written with 6 decimals, and Tantivy's 32-bit floats
+PRECISE = 1e-5  # padded shards whose mean lengths are nearer than this score the head as one index does,
+# but for near ties; small shards' means, padded a whole token at a time, are not: their heads are scored again
+
+
+def near_ties(ranked: list[tuple[str, float]], error: float) -> list[tuple[str, float]]:
+    """The entries whose order their scores may not tell, each score being within `error` (relative)
+    of the exact one: every run of neighbours less than twice that apart. Scoring these again
+    exactly orders the list as exact scores would (the others are too far apart to swap)."""
+    close = set()
+    for (first, high), (second, low) in zip(ranked, ranked[1:]):
+        if high - low <= 2 * error * abs(high):
+            close.update((first, second))
+    return [entry for entry in ranked if entry[0] in close]
 
 
 def unique(words: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -29,6 +44,23 @@ def unique(words: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
 def merged(lists: Iterable[list[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
     hits = [hit for part in lists for hit in part]
     return sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:k]
+
+
+def top_across(fanout: Fanout, parts: list, search: Callable[[object, int], list[tuple[str, float]]],
+               k: int) -> list[tuple[str, float]]:
+    """The top k of every part's ranked list, as asking each part for k would give it, asking each
+    for about its share first: a part whose last entry scores at least the merged k-th (so that more
+    of it could rank in the top k) is asked again for k."""
+    first = k if len(parts) < 2 else min(k, -(-3 * k // (2 * len(parts))) + 10)
+    lists = fanout.map(lambda part: search(part, first), parts)
+    top = merged(lists, k)
+    if first < k:
+        bar = top[-1][1] if len(top) == k else float("-inf")
+        again = [i for i, found in enumerate(lists) if len(found) == first and found[-1][1] >= bar]
+        for i, found in zip(again, fanout.map(lambda i: search(parts[i], k), again)):
+            lists[i] = found
+        top = merged(lists, k)
+    return top
 
 
 class ShardedLexical:
@@ -64,13 +96,15 @@ class ShardedLexical:
         single = sorted({s[0] for s in stems.values() if len(s) == 1})
         wide = self.stats.doc_freqs(single)  # the global df, once for every shard
 
-        def top_of(shard: LexicalIndex) -> list[tuple[str, float]]:
-            return shard.search_text(self._boosted(shard, words, stems, wide), fetch)
-
-        approximate = merged(self.fanout.map(top_of, self.shards), fetch)
-        head, tail = approximate[:RESCORED], approximate[RESCORED:]
+        texts = dict(zip(map(id, self.shards),
+                         self.fanout.map(lambda shard: self._boosted(shard, words, stems, wide), self.shards)))
+        approximate = top_across(self.fanout, self.shards, lambda shard, n: shard.search_text(texts[id(shard)], n), fetch)
+        head = approximate[:RESCORED]
+        residual = self.stats.residual
+        if residual is not None and residual <= PRECISE and all(len(stem) <= 1 for stem in stems.values()):
+            head = near_ties(head, residual + SCORE_ERROR)  # every shard scores as one index, near enough
         exact = self._exact(words, [cid for cid, _ in head])
-        return merged([[(cid, exact.get(cid, score)) for cid, score in head], tail], k)
+        return merged([[(cid, exact.get(cid, score)) for cid, score in approximate]], k)
 
     def _exact(self, words: list[tuple[str, float]], ids: list[str]) -> dict[str, float]:
         """BM25 of these entries as one index of all shards scores them (Tantivy's formula)."""
@@ -128,6 +162,9 @@ class ShardedLexical:
             found.update(shard.chunks_with_both(term, wanted) if wanted else {})
         return found
 
+    def holders(self, term: str) -> list[str]:
+        return [entry for part in self.fanout.map(lambda shard: shard.holders(term), self.shards) for entry in part]
+
     def ids(self) -> set[str]:
         return set().union(*self.fanout.map(lambda shard: shard.ids(), self.shards)) if self.shards else set()
 
@@ -136,4 +173,4 @@ class ShardedLexical:
             shard.close()
 
 
-__all__ = ["ShardedLexical", "merged"]
+__all__ = ["ShardedLexical", "merged", "top_across"]
