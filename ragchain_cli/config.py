@@ -24,6 +24,7 @@ from .errors import UsageError
 
 CONFIG_FILE = "ragchain.toml"
 VERSION_MODES = ("newest", "all", "latest")
+FANOUT_MODES = ("auto", "threads", "serial")  # stores/fanout.py
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Settings:
     engine: str = "local"  # ingest: local or ray
     ray_address: str = ""  # ingest --engine ray: "" starts Ray for the run; "auto" or host:port joins a cluster
     workers: int = 0  # ingest --engine ray: embedding actors; 0 = one per GPU, else one per CPU of the cluster
+    shard_fanout: str = "auto"  # a sharded index's shards asked at once (threads) or in turn (serial); stores/fanout.py
     # not a setting: the names a layer above the defaults set (ingest follows the index's model unless given)
     given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
@@ -238,6 +240,9 @@ def load_settings(
                          "judge: the trained answer judge decides; both: the judge and the word checks (either refuses)")
     if settings.llm_timeout <= 0:
         raise UsageError(f"llm-timeout must be more than 0 seconds, got {settings.llm_timeout:g}")
+    if settings.shard_fanout not in FANOUT_MODES:
+        raise UsageError(f"shard_fanout must be one of {', '.join(FANOUT_MODES)}, got {settings.shard_fanout!r}",
+                         "auto: threads on more than 2 CPUs, else serial; threads: every shard at once; serial: in turn")
     if settings.workers < 0:
         raise UsageError(f"workers must be 0 (one per CPU or GPU) or more, got {settings.workers}")
     return settings

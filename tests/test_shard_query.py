@@ -111,3 +111,16 @@ def test_eval_through_ray_actors_scores_as_in_this_process(ray_local, sharded, c
     here, served = cli(*flags), cli(*flags, "--engine", "ray")
     assert served.code == 0, served.err
     assert served.json()["configs"][0]["means"] == here.json()["configs"][0]["means"]
+
+
+def test_how_shards_are_asked_is_a_setting(monkeypatch):
+    from ragchain_cli.errors import UsageError
+    from ragchain_cli.stores.fanout import resolved
+
+    assert load_settings({}, config_files=[], environ={"RAGCHAIN_SHARD_FANOUT": "serial"}).shard_fanout == "serial"
+    with pytest.raises(UsageError, match="shard_fanout must be one of auto, threads, serial"):
+        load_settings({"shard_fanout": "processes"}, config_files=[])
+    monkeypatch.setattr(os, "cpu_count", lambda: 16)
+    assert (resolved("auto"), resolved("serial")) == ("threads", "serial")
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert resolved("auto") == "serial"

@@ -37,7 +37,7 @@ def open_workflow(settings, options: AskOptions | None = None, search_options=No
     from ..stores.sharded import open_index
 
     options = options or AskOptions(**settings.ask_fields())  # ragchain.toml, RAGCHAIN_* and flags set them
-    with open_index(Path(settings.index), settings.engine, settings.ray_address) as index:
+    with open_index(Path(settings.index), settings.engine, settings.ray_address, settings.shard_fanout) as index:
         pipeline = SearchPipeline(index, search_options or options_from(settings))
         stats = TermStats(total=index.lexical.count(), doc_freq=index.lexical.doc_freqs)
         encoder = getattr(pipeline.retrievers.get("dense"), "encoder", None)

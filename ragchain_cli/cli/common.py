@@ -73,7 +73,7 @@ def settings_from(config: list[Path] | None, **flags) -> Settings:
 def open_index(settings: Settings):
     from ..stores.sharded import open_index as opened
 
-    return opened(Path(settings.index), settings.engine, settings.ray_address)
+    return opened(Path(settings.index), settings.engine, settings.ray_address, settings.shard_fanout)
 
 
 def search_options(settings: Settings, since=None, until=None, source=None, recency=None,

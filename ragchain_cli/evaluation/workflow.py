@@ -43,10 +43,11 @@ class ConfigGrid:
         """(name, Settings) per configuration."""
         return named_settings(self.files, self.retrievers, self.fusion, dict(self.flags), self.grid_files)
 
-    def engine(self) -> tuple[str, str]:
-        """(engine, ray address) a sharded index is searched with: its shards in this process, or behind Ray actors."""
+    def engine(self) -> tuple[str, str, str]:
+        """(engine, ray address, fan-out) a sharded index is searched with: its shards in this process, or
+        behind Ray actors, asked at once or in turn."""
         first = self.settings()[0][1]
-        return first.engine, first.ray_address
+        return first.engine, first.ray_address, first.shard_fanout
 
     def configurations(self, metrics: list[str]) -> list[Configuration]:
         """(name, index folder, SearchOptions) per configuration, searching deep enough for the metrics."""
@@ -150,10 +151,10 @@ def _name(r, f, retrievers, fusion) -> str:
 
 def run_all(configs: list[Configuration], texts: dict[str, str], on_done: Callable[[str, float], None] | None = None,
             prepare: Callable[[Any], Any] = lambda pipeline: pipeline,
-            engine: tuple[str, str] = ("local", "")) -> tuple[dict[str, Run], dict[str, float]]:
+            engine: tuple[str, str, str] = ("local", "", "auto")) -> tuple[dict[str, Run], dict[str, float]]:
     """Each configuration's run over the queries, and its seconds; on_done(name, seconds) after each.
     `prepare` sees each pipeline once it has loaded (the CLI freezes the garbage collector there);
-    `engine`: (engine, ray address) a sharded index's shards are opened with (stores/sharded.py)."""
+    `engine`: (engine, ray address, fan-out) a sharded index's shards are opened with (stores/sharded.py)."""
     from ..retrieve.pipeline import SearchPipeline
     from ..stores.sharded import open_index
     from .runner import run_queries
@@ -186,7 +187,7 @@ def _slug(name: str) -> str:
 
 
 def tune_and_write(config: Configuration, texts: dict[str, str], judged: dict, metric: str, path: Path,
-                   engine: tuple[str, str] = ("local", "")) -> dict:
+                   engine: tuple[str, str, str] = ("local", "", "auto")) -> dict:
     """Search fusion settings for one configuration, write the best to `path`; the tuning payload."""
     from ..retrieve.pipeline import SearchPipeline
     from ..stores.sharded import open_index

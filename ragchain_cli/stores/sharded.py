@@ -30,10 +30,13 @@ from .sharded_lexical import ShardedLexical, top_across
 from .shards import VERSIONS, ShardManifest, ShardState, is_sharded
 
 
-def open_index(root: Path, engine: str = "local", ray_address: str = ""):
+def open_index(root: Path, engine: str = "local", ray_address: str = "", fanout: str = "auto"):
     """The index at `root`: an Index, or a ShardedIndex when it holds a shard manifest (its shards
-    opened in this process, or with engine "ray" each held open by a Ray actor)."""
-    return ShardedIndex(Path(root), engine=engine, ray_address=ray_address) if is_sharded(root) else Index(Path(root))
+    opened in this process, or with engine "ray" each held open by a Ray actor; `fanout`: how they
+    are asked, stores/fanout.py)."""
+    if not is_sharded(root):
+        return Index(Path(root))
+    return ShardedIndex(Path(root), fanout=fanout, engine=engine, ray_address=ray_address)
 
 
 class ShardedDocStore:
@@ -149,10 +152,11 @@ class ShardedVectors:
 
 class ShardedIndex:
     """Every shard of a sharded index that holds documents, as one index (read only); `fanout`:
-    "threads" asks every shard at once, "serial" one after the other (stores/fanout.py); `engine`:
+    "threads" asks every shard at once, "serial" one after the other, "auto" by the CPUs
+    (stores/fanout.py); `engine`:
     "local" opens the shards in this process, "ray" has a Ray actor hold each (stores/shard_actors.py)."""
 
-    def __init__(self, root: Path, fanout: str = "threads", engine: str = "local", ray_address: str = "") -> None:
+    def __init__(self, root: Path, fanout: str = "auto", engine: str = "local", ray_address: str = "") -> None:
         self.root = Path(root)
         self.shard_manifest = ShardManifest.read(self.root)
         self._cluster = ExitStack()
