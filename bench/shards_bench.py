@@ -5,8 +5,9 @@
 Builds (once, kept in --out) one index and one sharded index per count from the same corpus split
 into --files JSONL files, through the real ingest (loader, chunker, writer, Tantivy, LanceDB,
 statistics and version passes). The chunk vectors are seeded unit vectors drawn from the chunk ID
-(no embedding: 12k chunks would take ~15 minutes on 2 cores); queries are embedded by the real
-model, so a dense search costs what it costs, though its hits are not meaningful. Then the first
+(no embedding: 12k chunks would take ~15 minutes on 2 cores), or with --vectors-from the real ones
+an index of the same split folder holds; queries are embedded by the real model, so a dense search
+costs what it costs either way. Then the first
 --queries SciFact train queries of one fixed half (--half) go through the default search (BM25 + dense, document fusion) of every
 configuration, alternating query by query so all see the same load: one index; each sharded index
 searched one shard after the other ("serial"), all shards at once ("threads"), and every shard held
@@ -55,7 +56,10 @@ def seeded_vector(chunk_id: str) -> np.ndarray:
 
 
 class SeededEngine:
-    """An ingest engine that loads and chunks for real and hands each chunk a seeded vector."""
+    """An ingest engine that loads and chunks for real and hands each chunk a seeded vector, or the
+    vector an index built by `ragchain ingest` of the same files holds for it (`stored`)."""
+
+    stored = None  # a VectorIndex to read real vectors from (--vectors-from)
 
     def __init__(self, options) -> None:
         self.options = options
@@ -65,11 +69,13 @@ class SeededEngine:
 
         for task in tasks:
             for doc, chunks in prepared(task, self.options):
-                sink.document(task.key, doc, chunks, {c.chunk_id: seeded_vector(c.chunk_id) for c in chunks})
+                found = self.stored.vectors([c.chunk_id for c in chunks]) if self.stored is not None else {}
+                sink.document(task.key, doc, chunks, {c.chunk_id: found.get(c.chunk_id, seeded_vector(c.chunk_id))
+                                                      for c in chunks})
             sink.finish(task)
 
 
-def build(out: Path, data: str, counts: list[int], files: int, limit: int) -> dict[str, Path]:
+def build(out: Path, data: str, counts: list[int], files: int, limit: int, vectors_from: Path | None = None) -> dict[str, Path]:
     from ragchain_cli.ingest.engines import ENGINES
     from ragchain_cli.ingest.pipeline import ingest_into, ingest_options
     from ragchain_cli.ingest.sharded import ingest_sharded
@@ -78,6 +84,10 @@ def build(out: Path, data: str, counts: list[int], files: int, limit: int) -> di
     if "seeded" not in ENGINES.names():
         ENGINES.register("seeded", SeededEngine, "bench: real chunks, seeded vectors")
     options = ingest_options(embed_model=MODEL, engine="seeded")
+    if vectors_from is not None:
+        from ragchain_cli.stores.index import Index
+
+        SeededEngine.stored = Index(vectors_from).vectors
     indexes = {"1": out / "single"}
     if not (indexes["1"] / "docstore.sqlite").exists():
         seconds, _ = benchlib.timed(ingest_into, indexes["1"], [folder], options)
@@ -149,6 +159,8 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=64)
     parser.add_argument("--limit", type=int, default=0, help="the first N documents only (0: all)")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--vectors-from", type=Path, help="an index `ragchain ingest` built of the --out split "
+                        "folder (corpus-64files-all): its real vectors instead of seeded ones")
     parser.add_argument("--half", type=int, default=2, choices=(1, 2),
                         help="the train queries of this fixed half (bench/halves.py): 1 to choose on, 2 to report")
     parser.add_argument("--rescored", type=int, default=0, help="entries the BM25 merge scores again exactly "
@@ -156,7 +168,7 @@ def main() -> None:
     parser.add_argument("--modes", default="serial,threads,ray", help="serial, threads (this process), ray (an actor a shard)")
     args = parser.parse_args()
     counts = [int(c) for c in args.counts.split(",") if c]
-    indexes = build(args.out, args.data, counts, args.files, args.limit)
+    indexes = build(args.out, args.data, counts, args.files, args.limit, args.vectors_from)
     texts = queries(Path(args.data), args.half)[: args.queries]
     if args.rescored:
         from ragchain_cli.stores import sharded_lexical
@@ -170,7 +182,8 @@ def main() -> None:
     report = latency(indexes, texts, modes)
     text = (f"# Shards at query time\n\n{benchlib.machine()}\n\n{report}\n\n"
             f"{len(texts)} SciFact train queries of half {args.half}, default search (BM25 + dense, document fusion), "
-            f"seeded chunk vectors, BM25 head scored again exactly: {args.rescored or 'default'}")
+            f"{'real vectors from ' + str(args.vectors_from) if args.vectors_from else 'seeded chunk vectors'}, "
+            f"BM25 head scored again exactly: {args.rescored or 'default'}")
     print(text)
     benchlib.write_report("shards.md", text)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragchain_cli.errors import IndexMismatch, InconsistentIndex
+from ragchain_cli.errors import InconsistentIndex
 from ragchain_cli.ingest.pipeline import ingest_into, ingest_options
 from ragchain_cli.stores.index import Index
 from ragchain_cli.stores.report import check_index, status_report
@@ -68,7 +68,7 @@ def test_ingest_into_with_shards_builds_what_ingest_shards_builds(tmp_path, corp
     assert _shard_contents(tmp_path / "library") == _shard_contents(tmp_path / "command")
 
 
-def test_ingest_into_refuses_another_shard_count_for_a_sharded_index(tmp_path, corpus):
-    ingest_into(tmp_path / "library", [corpus], ingest_options(), shards=2)
-    with pytest.raises(IndexMismatch, match="shards: index has 2, asked for 3"):
-        ingest_into(tmp_path / "library", [corpus], ingest_options(), shards=3)
+def test_ingest_into_reshards_a_sharded_index_to_another_count(tmp_path, corpus):
+    first = ingest_into(tmp_path / "library", [corpus], ingest_options(), shards=2)
+    again = ingest_into(tmp_path / "library", [corpus], ingest_options(), shards=3)
+    assert (again.resharded["to"], again.resharded["chunks"], again.chunks_added) == (3, first.chunks_added, 0)

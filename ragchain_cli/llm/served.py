@@ -152,7 +152,8 @@ class ServedLLM:
         if text not in self._counts:
             if self._counter is None:
                 self._counter = self._find_counter()
-            self._counts[text] = self._counter(text)
+            counter = self._counter
+            self._counts[text] = self._call(lambda: counter(text))  # a timeout here is the server's, named as such
         return self._counts[text]
 
     def _find_counter(self) -> Callable[[str], int]:
