@@ -186,6 +186,9 @@ def _render(console, payload: dict) -> None:
         table.add_row(key.replace("_", " "), str(payload[key]))
     for node in payload["nodes"]:
         table.add_row(f"node {node['node_id'][:12]}", f"{node['chunks']} chunks, {node['files']} files")
+    if payload.get("shards"):
+        table.add_row("shards", ", ".join(f"{s['name']} {s['chunks']} chunks" + ("" if s["state"] == "complete" else
+                                                                                f" ({s['state']})") for s in payload["shards"]))
     moved = payload.get("resharded")
     if moved:
         table.add_row("re-sharded", f"{moved['from']} -> {moved['to']} shards: {moved['files']} files, "
