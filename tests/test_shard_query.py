@@ -124,3 +124,16 @@ def test_how_shards_are_asked_is_a_setting(monkeypatch):
     assert (resolved("auto"), resolved("serial")) == ("threads", "serial")
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert resolved("auto") == "serial"
+
+
+def test_a_shard_killed_before_its_first_batch_is_absent_and_the_others_answer(sharded, tmp_path):
+    from ragchain_cli.stores.docstore import DocStore
+
+    index = tmp_path / "index"
+    shutil.copytree(sharded, index)
+    shutil.rmtree(index / "shard-001")
+    (index / "shard-001").mkdir()
+    DocStore(index / "shard-001" / "docstore.sqlite").close()  # created, no settings recorded yet
+    with ShardedIndex(index) as opened:
+        assert opened.absent == ["shard-001"] and opened.names == ["shard-000"]
+        assert ranked(opened, QUERIES[:1])[0]

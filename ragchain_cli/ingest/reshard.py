@@ -24,9 +24,8 @@ import re
 import shutil
 from pathlib import Path
 
-from ..errors import IndexNotFound
 from ..stores.docstore import FileRecord
-from ..stores.index import Index, exists, open_for_writing
+from ..stores.index import Index, open_for_writing, opened_if_any
 from ..stores.shards import ShardManifest, ShardState, shard_of
 from ..types import Document
 from .discover import absolute, doc_id_for
@@ -54,7 +53,7 @@ def reshard(root: Path, old: ShardManifest, count: int, paths: list[Path], optio
 
     new = ShardManifest(count, dict(old.settings),
                         [ShardState(f"shard-{i:03d}-of-{count:03d}") for i in range(count)])
-    sources = [Index(folder) for folder in old.folders(root) if _holds(folder)]
+    sources = [index for index in map(opened_if_any, old.folders(root)) if index is not None]  # shards that hold anything
     moved = {"from": old.count, "to": count, "files": 0, "chunks": 0}
     try:
         for source in sources:
@@ -77,13 +76,6 @@ def reshard(root: Path, old: ShardManifest, count: int, paths: list[Path], optio
             source.close()
     new.write(root)
     return new, moved
-
-
-def _holds(folder: Path) -> bool:
-    try:
-        return exists(folder)
-    except IndexNotFound:  # a shard killed before its first batch holds nothing to move
-        return False
 
 
 Placed = list[tuple[Index, list[tuple[str, FileRecord | None]]]]

@@ -16,9 +16,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ..errors import IndexNotFound
 from ..stores import versions as store
-from ..stores.index import DOCSTORE, Index, exists
+from ..stores.index import DOCSTORE, Index, opened_if_any
 from ..stores.shards import VERSIONS
 from .shingles import jaccard, shingles
 from .versions import DUPLICATE_MIN_JACCARD, NAME_MIN_COSINE, cosine, mean_vector
@@ -32,7 +31,7 @@ def write_versions(root: Path, folders: list[Path]) -> int:
     target = Path(root) / VERSIONS
     temporary = target.with_name(VERSIONS + ".tmp")
     temporary.unlink(missing_ok=True)
-    shards = _opened(folders)
+    shards = [index for index in map(opened_if_any, folders) if index is not None]
     conn = sqlite3.connect(temporary, isolation_level=None)  # transactions as written below
     try:
         conn.executescript(store.SCHEMA + SHARD_TABLE)
@@ -89,18 +88,6 @@ def _link_across(conn: sqlite3.Connection, shards: list[Index]) -> int:
             store.link(conn, a, b, how, similarity)
             made += 1
     return made
-
-
-def _opened(folders: list[Path]) -> list[Index]:
-    """The shards that hold documents (as ShardedIndex opens them)."""
-    shards = []
-    for folder in folders:
-        try:
-            if exists(folder):
-                shards.append(Index(folder))
-        except IndexNotFound:  # created, but killed before its first batch
-            pass
-    return shards
 
 
 class _Reader:

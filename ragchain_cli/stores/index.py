@@ -296,6 +296,17 @@ def exists(root: Path) -> bool:
     return (Path(root) / DOCSTORE).exists()
 
 
+def opened_if_any(root: Path) -> Index | None:
+    """The index at `root`, or None when there is none or a first ingest was killed before its first
+    batch (a shard of a sharded index that holds nothing yet)."""
+    if not exists(root):
+        return None
+    try:
+        return Index(Path(root))
+    except IndexNotFound:
+        return None
+
+
 @contextmanager
 def open_for_writing(root: Path) -> Iterator[Index]:
     """The index at `root`, created when there is none. A new index nothing was written into is

@@ -167,23 +167,10 @@ class LexicalIndex:
 
     def holders(self, term: str) -> list[str]:
         """The IDs of every entry that holds the stored (already stemmed) term."""
-        self.index.reload()
-        searcher = self.index.searcher()
-        query = self._tantivy.Query.term_query(self.index.schema, "text", term)
-        count = searcher.search(query, 1).count
-        return [searcher.doc(address)["chunk_id"][0] for _score, address in searcher.search(query, count).hits] \
-            if count else []
+        return self._matching(self._tantivy.Query.term_query(self.index.schema, "text", term))[1]
 
     def ids(self) -> set[str]:
-        self.index.reload()
-        searcher = self.index.searcher()
-        total = searcher.num_docs
-        if total == 0:
-            return set()
-        everything = self._tantivy.Query.all_query()
-        hits = searcher.search(everything, total).hits
-        found = {searcher.doc(address)["chunk_id"][0] for _score, address in hits}
-        return {entry for entry in found if not entry.startswith(PAD_PREFIX)}
+        return {entry for entry in self._matching(self._tantivy.Query.all_query())[1] if not entry.startswith(PAD_PREFIX)}
 
     def max_doc(self) -> int:
         """The entries BM25 counts (Tantivy's N): the live ones and the deleted ones its segments
@@ -200,20 +187,23 @@ class LexicalIndex:
 
     def count(self) -> int:
         self.index.reload()
-        return self.index.searcher().num_docs - self._pad_hits(fetch=False)[0]
+        return self.index.searcher().num_docs - self._matching(self._pads_query(), fetch=False)[0]
 
     def pads(self) -> list[int]:
         """The tokens each pad entry holds (its ID says: PAD_PREFIX + number + ":" + tokens)."""
-        self.index.reload()
-        _count, searcher, hits = self._pad_hits(fetch=True)
-        return [int(searcher.doc(address)["chunk_id"][0].rsplit(":", 1)[1]) for _score, address in hits]
+        return [int(entry.rsplit(":", 1)[1]) for entry in self._matching(self._pads_query())[1]]
 
-    def _pad_hits(self, fetch: bool):
-        """(how many pad entries, the searcher, their hits when `fetch`)."""
+    def _pads_query(self):
+        return self._tantivy.Query.regex_query(self.index.schema, "chunk_id", PAD_PREFIX + ".*")
+
+    def _matching(self, query, fetch: bool = True) -> tuple[int, list[str]]:
+        """How many entries the query matches, and (with `fetch`) the IDs of all of them."""
+        self.index.reload()
         searcher = self.index.searcher()
-        query = self._tantivy.Query.regex_query(self.index.schema, "chunk_id", PAD_PREFIX + ".*")
         count = searcher.search(query, 1).count
-        return count, searcher, searcher.search(query, count).hits if count and fetch else []
+        if not (count and fetch):
+            return count, []
+        return count, [searcher.doc(address)["chunk_id"][0] for _score, address in searcher.search(query, count).hits]
 
 
 __all__ = ["LexicalIndex", "TOKENIZER", "analyzer", "plain_terms"]  # analyzer: re-exported from stores/analyzer.py

@@ -24,7 +24,7 @@ from ..errors import IndexMismatch, IndexNotFound
 from . import versions
 from .docstore import SCHEMA
 from .fanout import Fanout
-from .index import Index, StoreCheck, exists, require_settings
+from .index import Index, StoreCheck, opened_if_any, require_settings
 from .shard_stats import STATS, GlobalStats, texts_of
 from .sharded_lexical import ShardedLexical, top_across
 from .shards import VERSIONS, ShardManifest, ShardState, is_sharded
@@ -160,9 +160,9 @@ class ShardedIndex:
         self.root = Path(root)
         self.shard_manifest = ShardManifest.read(self.root)
         self._cluster = ExitStack()
-        self.absent: list[str] = []  # shards without documents (never written, or fewer files than shards)
-        self.shards = self._open([folder for folder in self.shard_manifest.folders(self.root) if self._holds(folder)],
-                                 engine, ray_address)
+        opened = {folder: opened_if_any(folder) for folder in self.shard_manifest.folders(self.root)}
+        self.absent = [folder.name for folder, index in opened.items() if index is None]  # never written, or fewer files than shards
+        self.shards = self._open([index for index in opened.values() if index is not None], engine, ray_address)
         if not self.shards:
             raise IndexNotFound(f"the sharded index {self.root} holds no documents yet",
                                 "run `ragchain ingest PATH --shards N` (again) to finish building it")
@@ -173,25 +173,20 @@ class ShardedIndex:
         self._documents: ShardedLexical | None = None
         self._vectors: ShardedVectors | None = None
 
-    def _holds(self, folder: Path) -> bool:
-        try:
-            if exists(folder):
-                return True
-        except IndexNotFound:  # created, but killed before its first batch
-            pass
-        self.absent.append(folder.name)
-        return False
-
-    def _open(self, folders: list[Path], engine: str, ray_address: str) -> list:
-        if engine != "ray" or not folders:
-            return [Index(folder) for folder in folders]
+    def _open(self, local: list[Index], engine: str, ray_address: str) -> list:
+        """The shards as opened here, or (engine "ray") each handed to a Ray actor that opens it."""
+        if engine != "ray" or not local:
+            return local
         from ..cluster import import_ray, session
         from .shard_actors import serve
 
+        folders = [Path(os.path.abspath(index.root)) for index in local]  # the actors' paths
+        for index in local:
+            index.close()
         ray = import_ray(data=False)
         self._cluster.enter_context(session(ray, ray_address))
         try:
-            return serve(ray, [Path(os.path.abspath(folder)) for folder in folders])  # the actors' paths
+            return serve(ray, folders)
         except BaseException:
             self._cluster.close()
             raise

@@ -95,10 +95,9 @@ class ShardedLexical:
         stems = {word: analyzer().analyze(word) for word, _ in words}
         single = sorted({s[0] for s in stems.values() if len(s) == 1})
         wide = self.stats.doc_freqs(single)  # the global df, once for every shard
-
-        texts = dict(zip(map(id, self.shards),
-                         self.fanout.map(lambda shard: self._boosted(shard, words, stems, wide), self.shards)))
-        approximate = top_across(self.fanout, self.shards, lambda shard, n: shard.search_text(texts[id(shard)], n), fetch)
+        texts = self.fanout.map(lambda shard: self._boosted(shard, words, stems, wide), self.shards)
+        approximate = top_across(self.fanout, list(zip(self.shards, texts)),
+                                 lambda pair, n: pair[0].search_text(pair[1], n), fetch)
         head = approximate[:RESCORED]
         residual = self.stats.residual
         if residual is not None and residual <= PRECISE and all(len(stem) <= 1 for stem in stems.values()):
