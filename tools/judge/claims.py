@@ -33,7 +33,7 @@ from ragchain_cli.llm.models import Pin, sha256_file
 
 from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
 from .pairs import read_jsonl
-from .train import EXCLUDED_TITLES, batches, held_out, to_int8
+from .train import EXCLUDED_TITLES, add_training_options, batches, held_out, to_int8
 
 LOG = logging.getLogger("ragchain.judge")
 
@@ -198,17 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--boolq", action="append", default=[], help="yes/no questions as JSONL")
     parser.add_argument("--out", required=True, help="folder for claims-int8.onnx and claims-manifest.json")
     parser.add_argument("--checkpoint", default="", help="folder to save to and resume from")
-    parser.add_argument("--base", default="all-MiniLM-L6-v2")
-    parser.add_argument("--examples", type=int, default=60000)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=5e-5)
-    parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--max-minutes", type=float, default=100.0)
-    parser.add_argument("--int8-agreement", type=float, default=0.95,
-                        help="share of held-out pairs the int8 model must read as PyTorch does (else the run fails)")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--log-every", type=int, default=50)
+    add_training_options(parser, "share of held-out pairs the int8 model must read as PyTorch does (else the run fails)")
     parser.add_argument("--save-every", type=int, default=200)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     train(parser.parse_args(argv))

@@ -210,6 +210,21 @@ def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds
     log(f"to ship these weights, put their pins in PINNED in ragchain_cli/judge/model.py: {pins_line(out)}")
 
 
+def add_training_options(parser: argparse.ArgumentParser, agreement: str) -> None:
+    """The options both judges' training scripts take (this one and claims.py); `agreement`: what the
+    int8 check compares."""
+    parser.add_argument("--base", default="all-MiniLM-L6-v2")
+    parser.add_argument("--examples", type=int, default=60000)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--max-minutes", type=float, default=100.0)
+    parser.add_argument("--int8-agreement", type=float, default=0.95, help=agreement)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--log-every", type=int, default=50)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.judge.train", description=__doc__.split("\n")[0])
     parser.add_argument("--squad", action="append", required=True,
@@ -221,18 +236,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--boolq", action="append", default=[],
                         help="yes/no questions as JSONL {question, passage, answer}")
     parser.add_argument("--out", required=True, help="folder for judge-int8.onnx, tokenizer.json, manifest.json")
-    parser.add_argument("--base", default="all-MiniLM-L6-v2")
-    parser.add_argument("--examples", type=int, default=60000)
     parser.add_argument("--epochs", type=int, default=1)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=5e-5)
-    parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--max-minutes", type=float, default=100.0)
-    parser.add_argument("--int8-agreement", type=float, default=0.95,
-                        help="share of held-out pairs the int8 model must put on PyTorch's side of 0.5 (else the run fails)")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--log-every", type=int, default=50)
+    add_training_options(parser, "share of held-out pairs the int8 model must put on PyTorch's side of 0.5 "
+                                 "(else the run fails)")
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     train(parser.parse_args(argv))
 
