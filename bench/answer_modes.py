@@ -7,7 +7,10 @@ OLD/bench/answer_modes.py --modes rules ...`).
     python bench/answer_modes.py --index IDX --gold gold.jsonl [--modes judge,both] [--out DIR]
 
 A mode is a `verdicts` value, optionally with ask settings after colons: `both:claim_judge=false`
-is the default without the claim judge, `both:judge_answers=0.1` the default with a lower bar.
+is the default without the claim judge, `both:judge_answers=0.1` the default with a lower bar,
+`both:judge=DIR` the default with the answer judge in DIR (judge-int8.onnx, tokenizer.json and the
+manifest.json that pins it: other weights beside the shipped ones, in one run), `both:claims=DIR` with
+the claim judge in DIR (claims-int8.onnx, tokenizer.json, claims-manifest.json).
 
 The gold file is `eval --qa`'s JSONL ({"question", "answers": [...], "answerable"}: no answers means
 the documents do not answer it). Every mode asks every question through the same workflow and one
@@ -31,6 +34,8 @@ from ragchain_cli.answer.assemble import open_workflow
 from ragchain_cli.answer.workflow import AskOptions
 from ragchain_cli.config import command_config_files, load_settings
 from ragchain_cli.evaluation.qa import is_correct, strip_citations
+from ragchain_cli.judge.claims import load_claim_judge
+from ragchain_cli.judge.model import load_judge
 from ragchain_cli.llm import LocalLLM, resolve_model
 
 
@@ -112,9 +117,19 @@ def mode_fields(mode: str) -> dict:
     fields = {"verdicts": verdicts}
     for pair in pairs:
         name, value = pair.split("=", 1)
+        if name in JUDGES:
+            continue
         default = getattr(AskOptions(), name)
         fields[name] = value.lower() in ("1", "true", "yes") if isinstance(default, bool) else type(default)(value)
     return fields
+
+
+JUDGES = ("judge", "claims")  # a mode's judge=DIR and claims=DIR: weights other than the shipped ones
+
+
+def mode_judge(mode: str, which: str) -> str:
+    """The folder of the judge a mode names (`judge=DIR`, `claims=DIR`), or "" for the shipped one."""
+    return next((pair.split("=", 1)[1] for pair in mode.split(":")[1:] if pair.startswith(which + "=")), "")
 
 
 def main() -> None:
@@ -134,6 +149,9 @@ def main() -> None:
     for mode in (["judge"] if args.sweep else args.modes.split(",")):
         options = AskOptions(**{**settings.ask_fields(), "abstain": not args.sweep, **mode_fields(mode)})
         with open_workflow(settings, options, model=model) as workflow:
+            workflow.judge = load_judge(mode_judge(mode, "judge"))
+            if workflow.claims is not None:
+                workflow.claims = load_claim_judge(mode_judge(mode, "claims"))
             payloads = [workflow.ask(g["question"]) for g in gold]
         outcomes = [row_outcome(g, p) for g, p in zip(gold, payloads)]
         report[mode] = summary(outcomes)
@@ -142,7 +160,7 @@ def main() -> None:
         print(f"{mode}: {json.dumps(report[mode])}", file=sys.stderr, flush=True)
         if args.out:
             Path(args.out).mkdir(parents=True, exist_ok=True)
-            with open(Path(args.out) / f"{mode}.jsonl", "w", encoding="utf-8") as handle:
+            with open(Path(args.out) / (mode.replace("/", "_") + ".jsonl"), "w", encoding="utf-8") as handle:
                 handle.writelines(json.dumps(p) + "\n" for p in payloads)
         if args.sweep:
             report["sweep"] = sweep(gold, payloads)

@@ -22,7 +22,7 @@ def files(folder):
     nli.write_text("".join(json.dumps({"premise": "A man rides a red bicycle.", "hypothesis": h, "label": y}) + "\n"
                            for h, y in [("A man rides a bike.", "entailment"), ("A woman swims.", "contradiction"),
                                         ("The man is late.", "neutral")] * 4), encoding="utf-8")
-    boolq.write_text(json.dumps({"question": "is the bridge older than the tunnel", "answer": True,
+    boolq.write_text(json.dumps({"question": "is the bridge older than the tunnel", "answer": True, "title": "Orrin Bridge",
                                  "passage": "The bridge opened in 1911; the tunnel in 1960."}) + "\n", encoding="utf-8")
     return ["--squad", str(squad), "--nli3", str(nli), "--boolq", str(boolq)]
 

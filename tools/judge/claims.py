@@ -8,8 +8,7 @@ Starts from the bundled all-MiniLM-L6-v2 encoder with a new three-logit head (en
 contradicts: ragchain_cli/judge/claims.py), trains one pass over the pairs of
 tools/judge/claim_pairs.py with cross-entropy, and is resumable: with --checkpoint it saves the
 model, optimiser and step every --save-every steps and a rerun goes on from there (the pair order
-is fixed by --seed). Evaluates on SQuAD paragraphs held out by the answer judge's hash and on held-out
-NLI and BoolQ pairs, exports ONNX, quantises it to int8, checks the int8 readings against PyTorch's
+is fixed by --seed). Evaluates on the answer judge's held-out split (by article: tools/judge/split.py), exports ONNX, quantises it to int8, checks the int8 readings against PyTorch's
 (the run fails when they give another label to more than 5% of the held-out pairs) and writes claims-manifest.json. The
 last line logged gives the PINNED entry for ragchain_cli/judge/claims.py.
 """
@@ -33,25 +32,30 @@ from ragchain_cli.llm.models import Pin, sha256_file
 
 from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
 from .pairs import read_jsonl
-from .train import EXCLUDED_TITLES, add_training_options, batches, held_out, to_int8
+from .split import BOOLQ_TITLES, PREMISES, Split, held_out
+from .train import add_training_options, batches, squad_rows, to_int8
 
 LOG = logging.getLogger("ragchain.judge")
 
 
 def gather(args, rng: random.Random) -> tuple[list[Claim], list[Claim], dict]:
-    squad = [r for path in args.squad for r in read_jsonl(Path(path))
-             if r.get("title", "").lower() not in EXCLUDED_TITLES]
-    answers = list(squad_claims([r for r in squad if not held_out(r["context"])], rng))
-    answers_eval = list(squad_claims([r for r in squad if held_out(r["context"])], rng))
-    nli = [c for path in args.nli3 for c in nli_claims(read_jsonl(Path(path)))]
-    polar = [c for path in args.boolq for c in boolq_claims(read_jsonl(Path(path)))]
-    rng.shuffle(nli)
-    cut = min(len(nli) // 20, 2000)
-    train = [c for c in polar if not held_out(c.sentence)] + nli[cut:] + answers
+    """Training and held-out claims, split by article as the answer judge's (tools/judge/split.py)."""
+    squad = squad_rows(args.squad)
+    split = Split.of(squad)
+    answers = list(squad_claims([r for r in squad if r["title"] not in split.titles], rng))
+    nli = [r for path in args.nli3 for r in read_jsonl(Path(path)) if not split.touches(r["premise"], r["hypothesis"])]
+    polar = [r for path in args.boolq for r in read_jsonl(Path(path))
+             if not split.touches_title(r["title"]) and not split.touches(r["question"], r["passage"])]
+    train = list(nli_claims(r for r in nli if not held_out(r["premise"], PREMISES)))
+    train += boolq_claims(r for r in polar if not held_out(r["title"], BOOLQ_TITLES))
+    train += answers
     rng.shuffle(train)
     train = train[:args.examples]
-    evaluation = answers_eval + nli[:cut] + [c for c in polar if held_out(c.sentence)]
-    counts = {"squad_questions": len(squad), "train": _by_kind(train), "eval": _by_kind(evaluation)}
+    evaluation = list(squad_claims([r for r in squad if r["title"] in split.titles], rng))
+    evaluation += nli_claims(r for r in nli if held_out(r["premise"], PREMISES))
+    evaluation += boolq_claims(r for r in polar if held_out(r["title"], BOOLQ_TITLES))
+    counts = {"squad_questions": len(squad), "held_out_articles": sorted(split.titles), "train": _by_kind(train),
+              "eval": _by_kind(evaluation)}
     return train, evaluation, counts
 
 

