@@ -61,7 +61,7 @@ class Settings:
     # checks a sealed probe showed still help (answer/verify.py, docs/JUDGE.md)
     verdicts: str = "both"
     judge_answers: float = 0.3  # the judge's probability a sentence must reach for the question to be answered
-    judge_supports: float = 0.7  # ... that a cited sentence must reach for the answer to be shown verified
+    judge_supports: float = 0.75  # ... that a cited sentence must reach for the answer to be shown verified
     # the three-way claim judge in verify (judge/claims.py): a yes/no reply verified when a cited sentence
     # entails its claim (from judge_supports), any answer its supporting sentence contradicts not verified
     claim_judge: bool = True

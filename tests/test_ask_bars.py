@@ -13,7 +13,7 @@ from ragchain_cli.config import DEFAULTS, load_settings
 from scripted import ScriptedModel
 
 CLOSED = "When is Heron Inlet closed to sampling?"
-RIGHT = "Heron Inlet is closed to sampling from 1 April to 15 July."
+RIGHT = "Sampling is closed from 1 April to 15 July."
 WRONG = "Heron Inlet is closed from 3 May to 9 June."  # dates no passage gives: not verified, then quoted
 
 

@@ -36,7 +36,7 @@ def test_an_unverified_answer_gives_way_to_the_sentence_the_judge_finds_answers_
 
 
 def test_a_verified_answer_and_a_yes_no_question_are_never_quoted(sample_index):
-    verified = ask(sample_index, CLOSED, ScriptedModel("Heron Inlet is closed to sampling from 1 April to 15 July [1]."))
+    verified = ask(sample_index, CLOSED, ScriptedModel("Sampling is closed from 1 April to 15 July [1]."))
     assert verified["supported"] is True and "quoted" not in verified, verified
     polar = ask(sample_index, "Is Heron Inlet closed to sampling in May?",
                 ScriptedModel("Ospreys nest in the dead pine.", "Ospreys nest in the dead pine."))

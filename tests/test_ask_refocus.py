@@ -22,17 +22,17 @@ def ask(sample_index, question: str, model: ScriptedModel, **options) -> dict:
 
 
 def test_an_answer_the_judge_supports_is_verified_and_read_once(sample_index):
-    model = ScriptedModel("Heron Inlet is closed to sampling from 1 April to 15 July.")
+    model = ScriptedModel("Sampling is closed from 1 April to 15 July.")
     payload = ask(sample_index, CLOSED, model)
     assert len(model.calls) == 1 and payload["supported"] is True, payload
     assert any("1 April to 15 July" in payload["hits"][c["number"] - 1]["text"] for c in payload["citations"])
 
 
 def test_an_answer_the_judge_does_not_support_is_read_again_on_its_best_sentence(sample_index):
-    model = ScriptedModel("Stay at least 200 metres from the nest tree.", "It is closed from 1 April to 15 July.")
+    model = ScriptedModel("Stay at least 200 metres from the nest tree.", "From 1 April to 15 July.")
     payload = ask(sample_index, CLOSED, model)
     assert len(model.calls) == 2, payload
-    assert payload["answer"].startswith("It is closed from 1 April to 15 July") and payload["supported"], payload
+    assert payload["answer"].startswith("From 1 April to 15 July") and payload["supported"], payload
     first, second = model.asked(0), model.asked(1)
     assert len(second) < len(first) and "Heron Inlet is closed to all sampling" in second
     assert all(h["text"] in second for h in payload["hits"])  # citations point at what the model read
@@ -91,7 +91,7 @@ def test_a_yes_no_reply_the_judge_does_not_support_is_read_again_on_its_best_sen
 
 def test_an_answer_a_refusal_and_a_blank_line_have_the_same_keys(sample_index):
     # a JSONL reader of `ask -` sees one shape whatever each line's outcome
-    model = ScriptedModel("Heron Inlet is closed to sampling from 1 April to 15 July.")
+    model = ScriptedModel("Sampling is closed from 1 April to 15 July.")
     settings = load_settings({"index": str(sample_index)}, config_files=[])
     with open_workflow(settings, AskOptions(), model=model) as workflow:
         answered, refused, blank = workflow.ask_many([CLOSED, "What is the airspeed of an unladen swallow?", ""])

@@ -35,7 +35,7 @@ TRAIN = "python -m tools.judge.train"  # from a checkout's root (docs/JUDGE.md#t
 # The shipped judge. New weights from tools/judge/train.py need their size and SHA-256 here (train.py logs
 # them; tests/test_judge.py fails until they match): manifest.json alone pins nothing.
 PINNED: Mapping[str, Pin] = {
-    MODEL_FILE: Pin(23_041_078, "7bf08c375bfe749c3dfcd600b80539d167008a47bfba59663afe53b0e50a9e3f"),
+    MODEL_FILE: Pin(23_146_867, "0e8610899f18f9a60aa3c750750bfc43810fc7e1f02ad4de0352964422e74190"),
     TOKENIZER: Pin(466_247, "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"),
 }
 REINSTALL = "./install.sh, or `git checkout ragchain_cli/judge/weights` in a checkout"
