@@ -156,7 +156,7 @@ def auc(labels: np.ndarray, scores: np.ndarray) -> float:
     return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 
-BARS = (0.3, 0.5, 0.6, 0.7)  # the bars the answer path uses or was chosen among (config.py's judge_answers, judge_supports)
+BARS = (0.3, 0.5, 0.6, 0.7, 0.75)  # the bars the answer path uses or was chosen among (config.py's judge_answers, judge_supports)
 
 
 def figures(pairs: list[Pair], scores: np.ndarray) -> dict:
