@@ -31,8 +31,7 @@ from ragchain_cli.judge.model import TOKENIZER, encode
 from ragchain_cli.llm.models import Pin, sha256_file
 
 from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
-from .pairs import read_jsonl
-from .split import BOOLQ_TITLES, PREMISES, Split, held_out
+from .split import BOOLQ_TITLES, PREMISES, Split, partition
 from .train import add_training_options, batches, squad_rows, to_int8
 
 LOG = logging.getLogger("ragchain.judge")
@@ -43,17 +42,15 @@ def gather(args, rng: random.Random) -> tuple[list[Claim], list[Claim], dict]:
     squad = squad_rows(args.squad)
     split = Split.of(squad)
     answers = list(squad_claims([r for r in squad if r["title"] not in split.titles], rng))
-    nli = [r for path in args.nli3 for r in read_jsonl(Path(path)) if not split.touches(r["premise"], r["hypothesis"])]
-    polar = [r for path in args.boolq for r in read_jsonl(Path(path))
-             if not split.touches_title(r["title"]) and not split.touches(r["question"], r["passage"])]
-    train = list(nli_claims(r for r in nli if not held_out(r["premise"], PREMISES)))
-    train += boolq_claims(r for r in polar if not held_out(r["title"], BOOLQ_TITLES))
+    nli, nli_held = partition(split.nli_rows(args.nli3), "premise", PREMISES)
+    polar, polar_held = partition(split.boolq_rows(args.boolq), "title", BOOLQ_TITLES)
+    train = list(nli_claims(nli)) + list(boolq_claims(polar))
     train += answers
     rng.shuffle(train)
     train = train[:args.examples]
     evaluation = list(squad_claims([r for r in squad if r["title"] in split.titles], rng))
-    evaluation += nli_claims(r for r in nli if held_out(r["premise"], PREMISES))
-    evaluation += boolq_claims(r for r in polar if held_out(r["title"], BOOLQ_TITLES))
+    evaluation += nli_claims(nli_held)
+    evaluation += boolq_claims(polar_held)
     counts = {"squad_questions": len(squad), "held_out_articles": sorted(split.titles), "train": _by_kind(train),
               "eval": _by_kind(evaluation)}
     return train, evaluation, counts

@@ -15,8 +15,10 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from .data import DEV_TITLES, EVAL_NAMES
+from .pairs import read_jsonl
 
 ARTICLES = 0.2  # share of SQuAD articles held out, by a hash of the title
 PREMISES = 0.05  # share of NLI premises held out
@@ -70,3 +72,17 @@ class Split:
         """Whether a row's article title is a held-out, SQuAD dev or evaluation article."""
         return (title.replace(" ", "_") in self.titles | DEV_TITLES or bool(EVAL_NAMES.search(title))
                 or bool(self.names.search(title)))
+
+    def nli_rows(self, paths: list[str]) -> list[dict]:
+        """The NLI files' rows {premise, hypothesis, label} that touch no held-out or evaluation article."""
+        return [r for path in paths for r in read_jsonl(Path(path)) if not self.touches(r["premise"], r["hypothesis"])]
+
+    def boolq_rows(self, paths: list[str]) -> list[dict]:
+        """The BoolQ files' rows whose title and texts touch no held-out or evaluation article."""
+        return [r for path in paths for r in read_jsonl(Path(path))
+                if not self.touches_title(r["title"]) and not self.touches(r["question"], r["passage"])]
+
+
+def partition(rows: list[dict], key: str, share: float) -> tuple[list[dict], list[dict]]:
+    """The rows trained on and the rows held out, by a hash of each row's `key` field."""
+    return [r for r in rows if not held_out(r[key], share)], [r for r in rows if held_out(r[key], share)]

@@ -33,7 +33,7 @@ from ragchain_cli.judge.model import MANIFEST, MODEL_FILE, TOKENIZER, encode, si
 from ragchain_cli.llm.models import Pin, sha256_file
 
 from .pairs import Pair, boolq_pairs, nli_pairs, qnli_pairs, read_jsonl, squad_pairs
-from .split import BOOLQ_TITLES, PREMISES, Split, held_out
+from .split import BOOLQ_TITLES, PREMISES, Split, partition
 
 SHARES = {"question": 0.40, "answer": 0.35, "claim": 0.25}  # of --examples, by the text's form
 EXCLUDED_TITLES = {"computational_complexity_theory"}  # the article in shared/data/squad2-dev: never trained on
@@ -53,18 +53,16 @@ def gather(args, rng: random.Random) -> tuple[list[Pair], list[Pair], dict]:
     held-out paragraph, question or title."""
     squad = squad_rows(args.squad)
     split = Split.of(squad)
-    nli = [r for path in args.nli for r in read_jsonl(Path(path)) if not split.touches(r["premise"], r["hypothesis"])]
-    boolq = [r for path in args.boolq for r in read_jsonl(Path(path))
-             if not split.touches_title(r["title"]) and not split.touches(r["question"], r["passage"])]
+    nli, nli_held = partition(split.nli_rows(args.nli), "premise", PREMISES)
+    boolq, boolq_held = partition(split.boolq_rows(args.boolq), "title", BOOLQ_TITLES)
     qnli = [r for path in args.qnli for r in read_jsonl(Path(path)) if not split.touches(r["question"], r["sentence"])]
-    claims = list(nli_pairs(r for r in nli if not held_out(r["premise"], PREMISES)))
-    claims += boolq_pairs(r for r in boolq if not held_out(r["title"], BOOLQ_TITLES))
+    claims = list(nli_pairs(nli)) + list(boolq_pairs(boolq))
     squad_train = list(squad_pairs([r for r in squad if r["title"] not in split.titles], rng))
     questions = list(qnli_pairs(qnli, rng))
     train = _sampled(squad_train + claims + questions, args.examples, rng)
     evaluation = list(squad_pairs([r for r in squad if r["title"] in split.titles], rng))
-    evaluation += nli_pairs(r for r in nli if held_out(r["premise"], PREMISES))
-    evaluation += boolq_pairs(r for r in boolq if held_out(r["title"], BOOLQ_TITLES))
+    evaluation += nli_pairs(nli_held)
+    evaluation += boolq_pairs(boolq_held)
     counts = {"squad_questions": len(squad), "squad_unanswerable": sum(bool(r["is_impossible"]) for r in squad),
               "held_out_articles": sorted(split.titles), "claim_pairs": len(claims), "qnli_pairs": len(questions),
               "train_pairs": _by_kind(train), "eval_pairs": _by_kind(evaluation)}
