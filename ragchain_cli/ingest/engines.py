@@ -15,7 +15,7 @@ from ..registry import Registry
 from .tasks import FileTask, IngestOptions, failure_reason, prepared
 
 if TYPE_CHECKING:
-    from .pipeline import Sink
+    from .sink import Sink
 
 
 class Engine(Protocol):

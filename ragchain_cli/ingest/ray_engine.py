@@ -36,7 +36,7 @@ from .ray_workers import Embed, encode_task, load_files
 from .tasks import FileTask, IngestOptions
 
 if TYPE_CHECKING:
-    from .pipeline import Sink
+    from .sink import Sink
 
 RETRIES = 3  # a dead load task, or a dead actor and the batch it held, is retried this often
 EMBED_BATCH = 32  # document rows per embedding call
