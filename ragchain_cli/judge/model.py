@@ -59,9 +59,11 @@ class Judge(Protocol):
 
 
 def encode(tokenizer, pairs: Sequence[tuple[str, str]], max_length: int) -> dict[str, np.ndarray]:
-    """The pairs as BERT inputs (the same code trains and runs the judge)."""
+    """The pairs as a cross-encoder's inputs (the same code trains and runs the judges); a model that takes
+    no token_type_ids (MPNet) is fed the others only."""
     tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
-    tokenizer.enable_padding()
+    pad = "[PAD]" if tokenizer.token_to_id("[PAD]") is not None else "<pad>"  # BERT's, or MPNet's and RoBERTa's
+    tokenizer.enable_padding(pad_id=tokenizer.token_to_id(pad) or 0, pad_token=pad)
     encoded = tokenizer.encode_batch([(a, b) for a, b in pairs])
     return {"input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
             "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),

@@ -27,12 +27,12 @@ from pathlib import Path
 import numpy as np
 
 from ragchain_cli.judge.claims import LABELS, MANIFEST, MODEL_FILE, OnnxClaimJudge, softmax
-from ragchain_cli.judge.model import TOKENIZER, encode
+from ragchain_cli.judge.model import TOKENIZER
 from ragchain_cli.llm.models import Pin, sha256_file
 
 from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
 from .split import BOOLQ_TITLES, PREMISES, Split, partition
-from .train import add_training_options, batches, squad_rows, to_int8
+from .train import add_training_options, batches, model_feed, squad_rows, to_int8
 
 LOG = logging.getLogger("ragchain.judge")
 
@@ -103,8 +103,7 @@ def train(args) -> None:
 def _step(model, tokenizer, group: list[Claim], optimizer, schedule, max_length: int) -> float:
     import torch
 
-    feed = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [(c.text, c.sentence) for c in group],
-                                                       max_length).items()}
+    feed = model_feed(model, tokenizer, [(c.text, c.sentence) for c in group], max_length)
     loss = torch.nn.functional.cross_entropy(model(**feed).logits, torch.tensor([c.label for c in group]))
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -145,8 +144,7 @@ def torch_readings(model, tokenizer, claims: list[Claim], max_length: int) -> np
     out = []
     with torch.no_grad():
         for k in range(0, len(claims), 64):
-            feed = {key: torch.from_numpy(v) for key, v in
-                    encode(tokenizer, [(c.text, c.sentence) for c in claims[k:k + 64]], max_length).items()}
+            feed = model_feed(model, tokenizer, [(c.text, c.sentence) for c in claims[k:k + 64]], max_length)
             out.append(softmax(model(**feed).logits.numpy().astype(np.float64)))
     return np.concatenate(out) if out else np.zeros((0, len(LABELS)))
 

@@ -115,8 +115,7 @@ def train(args) -> None:
     loss_fn = torch.nn.BCEWithLogitsLoss()
     model.train()
     for step, group in enumerate(groups, 1):
-        feed = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [(p.text, p.sentence) for p in group],
-                                                           args.max_length).items()}
+        feed = model_feed(model, tokenizer, [(p.text, p.sentence) for p in group], args.max_length)
         loss = loss_fn(model(**feed).logits.view(-1), torch.tensor([float(p.label) for p in group]))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -134,14 +133,24 @@ def train(args) -> None:
     export(model, tokenizer, eval_pairs, args, counts, time.time() - started, step, base)
 
 
+def model_feed(model, tokenizer, pairs: list[tuple[str, str]], max_length: int) -> dict:
+    """The pairs as tensors for `model`: encode()'s inputs that its forward takes (MPNet takes no
+    token_type_ids, BERT does)."""
+    import inspect
+
+    import torch
+
+    takes = inspect.signature(model.forward).parameters
+    return {k: torch.from_numpy(v) for k, v in encode(tokenizer, pairs, max_length).items() if k in takes}
+
+
 def torch_scores(model, tokenizer, pairs: list[Pair], max_length: int) -> np.ndarray:
     import torch
 
     out = []
     with torch.no_grad():
         for k in range(0, len(pairs), 64):
-            feed = {key: torch.from_numpy(v) for key, v in
-                    encode(tokenizer, [(p.text, p.sentence) for p in pairs[k:k + 64]], max_length).items()}
+            feed = model_feed(model, tokenizer, [(p.text, p.sentence) for p in pairs[k:k + 64]], max_length)
             out.append(model(**feed).logits.view(-1).numpy())
     return sigmoid(np.concatenate(out)) if out else np.zeros(0)
 
@@ -192,10 +201,9 @@ def to_int8(model, tokenizer, path: Path, per_channel: bool = True) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     full = path.with_name(path.stem + "-fp32.onnx")
-    dummy = {k: torch.from_numpy(v) for k, v in encode(tokenizer, [("a question?", "a sentence.")], 16).items()}
+    dummy = model_feed(model, tokenizer, [("a question?", "a sentence.")], 16)
     axes = {name: {0: "batch", 1: "tokens"} for name in dummy}
-    torch.onnx.export(model, (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]), str(full),
-                      input_names=list(dummy), output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch"}},
+    torch.onnx.export(model, (), str(full), kwargs=dummy, input_names=list(dummy), output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch"}},
                       opset_version=17, dynamo=False)
     quantize_dynamic(str(full), str(path), weight_type=QuantType.QInt8, per_channel=per_channel, reduce_range=True)
     full.unlink()
