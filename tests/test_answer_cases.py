@@ -30,18 +30,11 @@ BACKGROUND = 10_000
 HERE = Path(__file__).parent / "cases"
 CASES = yaml.safe_load((HERE / "answers.yaml").read_text(encoding="utf-8"))
 GAPS = {line.strip() for line in (HERE / "known_gaps.txt").read_text().splitlines() if line.strip()[:1].isalnum()}
-# Cases whose verdict depends on the CPU: the judges' int8 layers (u8 activations x s8 weights) saturate
-# on x86 CPUs without VNNI, so their readings differ by machine; these run, but either verdict passes
-# until the judges are exported without saturation (tests/cases/cpu_dependent.txt says which and why).
-CPU_DEPENDENT = {line.strip() for line in (HERE / "cpu_dependent.txt").read_text().splitlines()
-                 if line.strip()[:1].isalnum()}
 
 
 def _marks(case_id: str) -> list:
     if case_id in GAPS:
         return [pytest.mark.xfail(strict=True, reason="a known gap of the answer verdicts (tests/cases/known_gaps.txt)")]
-    if case_id in CPU_DEPENDENT:
-        return [pytest.mark.xfail(strict=False, reason="met or not by CPU (tests/cases/cpu_dependent.txt)")]
     return []
 
 
@@ -120,7 +113,7 @@ def outcome(payload: dict) -> tuple[str, str, str]:
 
 
 def test_every_known_gap_names_a_case():
-    assert GAPS | CPU_DEPENDENT <= {c["id"] for c in CASES} and not GAPS & CPU_DEPENDENT
+    assert GAPS <= {c["id"] for c in CASES}
 
 
 @pytest.mark.parametrize("case", PARAMS)

@@ -60,7 +60,7 @@ def test_a_claim_the_sentence_rules_out_is_contradicted():
 
 
 @pytest.mark.xfail(strict=True, reason="a rule's 'must not' against a claim that something may be done: the claim "
-                   "judge reads the shared words as entailment (docs/JUDGE.md, where it is weak)")
+                   "judge reads neither, not a contradiction (docs/JUDGE.md, where it is weak)")
 def test_a_claim_the_sentence_denies_is_contradicted():
     rule = passage("Museum rules", "Dogs must not be brought into the galleries, except assistance dogs.")
     (said,) = load_claim_judge().read([("Visitors may bring their pet dogs into the galleries.", rule)])

@@ -29,7 +29,7 @@ MODEL_FILE = "claims-int8.onnx"
 MANIFEST = "claims-manifest.json"
 TRAIN = "python -m tools.judge.claims"
 PINNED: Mapping[str, Pin] = {
-    MODEL_FILE: Pin(23_147_653, "236bd1c9c1ea3d9b63d7e5b40fe275c5d4ea60e124f07441816deb9633153d70"),
+    MODEL_FILE: Pin(23_147_653, "5544071bee26f675933701d7a48ac6678615c1986e624a31ae231b9ac33ee747"),
 }
 
 
