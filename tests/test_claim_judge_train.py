@@ -71,7 +71,7 @@ def test_an_unanswerable_questions_plausible_answer_is_neither():
 
 def test_a_base_that_takes_no_token_type_ids_trains_and_exports_without_them(tmp_path):
     """A larger verify judge starts from MPNet (issue 52), whose forward takes no token_type_ids: a tiny
-    MPNet of random weights stands in for it, with the bundled tokenizer."""
+    MPNet of random weights stands in for it, with the bundled tokenizer, trained under bfloat16 autocast."""
     import shutil
 
     from transformers import MPNetConfig, MPNetForMaskedLM
@@ -82,6 +82,6 @@ def test_a_base_that_takes_no_token_type_ids_trains_and_exports_without_them(tmp
     MPNetForMaskedLM(MPNetConfig(vocab_size=30527, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
                                  intermediate_size=64)).save_pretrained(base)
     shutil.copy(model_folder("all-MiniLM-L6-v2") / "tokenizer.json", base / "tokenizer.json")
-    main(files(tmp_path) + ["--base", str(base), "--out", str(tmp_path / "out"), "--examples", "16", "--batch", "8",
-                            "--max-length", "48", "--int8-agreement", "0"])
+    main(files(tmp_path) + ["--base", str(base), "--bf16", "--out", str(tmp_path / "out"), "--examples", "16",
+                            "--batch", "8", "--max-length", "48", "--int8-agreement", "0"])
     assert OnnxClaimJudge(tmp_path / "out").encoder.inputs == {"input_ids", "attention_mask"}
