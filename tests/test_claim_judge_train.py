@@ -85,3 +85,11 @@ def test_a_base_that_takes_no_token_type_ids_trains_and_exports_without_them(tmp
     main(files(tmp_path) + ["--base", str(base), "--bf16", "--out", str(tmp_path / "out"), "--examples", "16",
                             "--batch", "8", "--max-length", "48", "--int8-agreement", "0"])
     assert OnnxClaimJudge(tmp_path / "out").encoder.inputs == {"input_ids", "attention_mask"}
+
+
+def test_a_folder_holding_another_encoders_tokenizer_is_refused_before_training(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tokenizer.json").write_text('{"another": "encoder"}', encoding="utf-8")
+    with pytest.raises(SystemExit, match="another encoder's tokenizer"):
+        main(files(tmp_path) + ["--out", str(out), "--examples", "16", "--batch", "8", "--max-length", "48"])

@@ -75,6 +75,7 @@ def train(args) -> None:
     train_pairs, eval_pairs, counts = gather(args, rng)
     LOG.info(f"pairs: {json.dumps(counts)}")
     base = model_folder(args.base)
+    same_tokenizer(Path(args.out), base)  # before hours of training, not after
     tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
     model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=len(LABELS))
     groups = batches(train_pairs, args.batch, rng)
@@ -162,13 +163,25 @@ def figures(claims: list[Claim], probs: np.ndarray) -> dict:
     return out
 
 
+def same_tokenizer(out: Path, base: Path) -> bool:
+    """Whether `out` already holds the base's tokenizer (False: none yet). The claim judge reads the
+    folder's tokenizer.json, which in the shipped folder is the answer judge's: a judge from another
+    encoder (all-mpnet-base-v2) written there would read with the wrong one, so that fails here."""
+    held = out / TOKENIZER
+    if not held.is_file():
+        return False
+    if held.read_bytes() != (base / "tokenizer.json").read_bytes():
+        raise SystemExit(f"{held} is another encoder's tokenizer: write this judge to a folder of its own (--out)")
+    return True
+
+
 def export(model, tokenizer, eval_pairs: list[Claim], args, counts: dict, steps: int, base: Path) -> None:
     import shutil
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     to_int8(model, tokenizer, out / MODEL_FILE, per_channel=True)  # per-tensor read up to 0.72 apart from PyTorch
-    if not (out / TOKENIZER).is_file():
+    if not same_tokenizer(out, base):
         shutil.copy(base / "tokenizer.json", out / TOKENIZER)
     data = (out / MODEL_FILE).read_bytes()
     record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
