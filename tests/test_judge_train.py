@@ -35,8 +35,12 @@ def trained(tmp_path_factory):
     nli.write_text("".join(json.dumps({"premise": "A man rides a red bicycle.", "hypothesis": h, "label": y}) + "\n"
                            for h, y in [("A man rides a bike.", "entailment"), ("A woman swims.", "contradiction")] * 4),
                    encoding="utf-8")
-    main(["--squad", str(squad), "--nli", str(nli), "--out", str(folder / "out"), "--examples", "40",
-          "--batch", "8", "--max-length", "48", "--log-every", "1"])
+    reworded = folder / "reworded.jsonl"
+    rows = [{**r, "question": q, "reworded_from": r["question"]} for r, q in
+            zip(squad_rows()[:2], ["In what year did traffic first cross the Orrin?", "Which route runs over it?"])]
+    reworded.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    main(["--squad", str(squad), "--nli", str(nli), "--reworded", str(reworded), "--out", str(folder / "out"),
+          "--examples", "40", "--batch", "8", "--max-length", "48", "--log-every", "1"])
     return folder / "out"
 
 
@@ -53,3 +57,8 @@ def test_the_trained_model_scores_pairs_as_probabilities(trained):
     scores = OnnxJudge(trained).score([("When was the bridge opened?", "The bridge was opened in 1911."),
                                        ("Who rides?", "A man rides a bicycle.")])
     assert len(scores) == 2 and all(0.0 <= s <= 1.0 for s in scores)
+
+
+def test_the_manifest_counts_the_reworded_questions_trained_on_and_held_out(trained):
+    data = manifest(trained)["data"]
+    assert (data["reworded_questions"], data["reworded_held_out"]) == (1, 1)

@@ -38,6 +38,7 @@ class Pair:
     sentence: str
     label: int  # 1: the sentence supports the text
     kind: str  # "question", "answer" or "claim"
+    source: str = ""  # "reworded": built from a reworded question (reword.py), reported apart when held out
 
 
 def read_jsonl(path: Path) -> Iterator[dict]:
