@@ -14,7 +14,7 @@ rows of the held-out articles (split.py) are reworded too, for the held-out figu
 is appended row by row: a rerun goes on where the last one stopped.
 
     python -m tools.judge.reword --squad data/squad2_train.jsonl --squad data/squad_extra.jsonl \
-        --model qwen2.5-coder-1.5b-instruct-q4_k_m.gguf --out data/reworded.jsonl --limit 2400 --held 300
+        --model qwen2.5-coder-1.5b-instruct-q4_k_m.gguf --out data/reworded.jsonl --limit 1600 --held 300
 """
 
 from __future__ import annotations
@@ -42,14 +42,13 @@ KEPT_OVERLAP = 0.8  # a rewording sharing more of its content words with the ori
 
 
 def chosen(rows: list[dict], limit: int, held: int, seed: int) -> list[dict]:
-    """`limit` training rows and `held` held-out rows, unanswerable ones first, in a fixed random order."""
+    """`limit` training rows and `held` held-out rows (a quarter of each unanswerable, first), in a fixed random order."""
     split = Split.of(rows)
     rng = random.Random(seed)
     picked = []
     for want, in_held in ((limit, False), (held, True)):
         pool = [r for r in rows if (r["title"] in split.titles) == in_held]
         rng.shuffle(pool)
-        pool.sort(key=lambda r: not r["is_impossible"])
         unanswerable = [r for r in pool if r["is_impossible"]][:want // 4]
         picked += unanswerable + [r for r in pool if not r["is_impossible"]][:want - len(unanswerable)]
     return picked
