@@ -33,7 +33,7 @@ def held_out_pairs(data: Path, examples: int, seed: int) -> list:
     args = argparse.Namespace(squad=[str(data / "squad2_train.jsonl"), str(data / "squad_extra.jsonl")],
                               nli=[str(data / "nli.jsonl")], boolq=[str(data / "boolq.jsonl")],
                               qnli=[str(data / "qnli.jsonl"), str(data / "squad2cr.jsonl")],
-                              examples=examples, seed=seed)
+                              reworded=[], examples=examples, seed=seed)
     _, evaluation, _ = gather(args, random.Random(seed))
     return evaluation
 

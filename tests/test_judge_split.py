@@ -54,7 +54,7 @@ def test_no_training_pair_lies_in_a_held_out_paragraph(tmp_path):
                                                      "the photovoltaic effect."),
         ("When was the convention adopted?", "The convention on it was adopted in 1948 by the General Assembly.")]),
         encoding="utf-8")
-    args = Namespace(squad=[str(squad)], nli=[], boolq=[], qnli=[str(qnli)], examples=1000)
+    args = Namespace(squad=[str(squad)], nli=[], boolq=[], qnli=[str(qnli)], reworded=[], examples=1000)
     train, evaluation, _ = gather(args, random.Random(13))
     paragraph = HELD_TEXT.lower()
     assert [p.text for p in train if p.sentence.lower().split(":")[-1].strip() in paragraph] == []
