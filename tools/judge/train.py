@@ -237,12 +237,13 @@ def export(model, tokenizer, eval_pairs: list[Pair], args, counts: dict, seconds
     reference = torch_scores(model, tokenizer, eval_pairs, args.max_length)
     judge = OnnxJudge(out, pins={MODEL_FILE: Pin(len(data), record["sha256"])})  # PINNED is the shipped judge's
     shipped = np.array(judge.score([(p.text, p.sentence) for p in eval_pairs]))
-    apart = np.array([p.source == "reworded" for p in eval_pairs], dtype=bool)  # reported apart, so that
-    kept = [p for p in eval_pairs if p.source != "reworded"]  # the other figures compare with earlier runs'
+    # reworded questions' pairs are reported apart, so that the other figures compare with earlier runs'
+    apart = np.array([p.source == "reworded" for p in eval_pairs], dtype=bool)
+    kept, reworded = ([p for p, a in zip(eval_pairs, apart) if a == side] for side in (False, True))
     record["held_out"] = {"torch": figures(kept, reference[~apart]), "int8": figures(kept, shipped[~apart]),
                           "int8_difference": differences(shipped, reference)}
-    if apart.any():
-        record["held_out"]["reworded"] = figures([p for p in eval_pairs if p.source == "reworded"], shipped[apart])
+    if reworded:
+        record["held_out"]["reworded"] = figures(reworded, shipped[apart])
     (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     log(f"held out: {json.dumps(record['held_out'])}")
     int8_check(record["held_out"]["int8_difference"], args.int8_tolerance, args.int8_agreement)
