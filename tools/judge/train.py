@@ -95,9 +95,9 @@ def _sampled(pairs: list[Pair], examples: int, rng: random.Random) -> list[Pair]
     return chosen
 
 
-def batches(pairs: list[Pair], size: int, rng: random.Random) -> list[list[Pair]]:
+def batches(pairs: list, size: int, rng: random.Random, length=lambda p: len(p.text) + len(p.sentence)) -> list[list]:
     """Batches of similar length (less padding), in random order."""
-    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i].text) + len(pairs[i].sentence))
+    order = sorted(range(len(pairs)), key=lambda i: length(pairs[i]))
     groups = [[pairs[i] for i in order[k:k + size]] for k in range(0, len(order), size)]
     rng.shuffle(groups)
     return groups
