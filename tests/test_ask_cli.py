@@ -141,7 +141,7 @@ def test_the_terminal_shows_the_sentence_to_check_an_unverified_answer_against()
     from ragchain_cli.cli.ask import _render_sources
 
     console = Console(record=True, width=200)
-    _render_sources(console, {"supported": False, "not_verified": "the passages do not contain cannot",
+    _render_sources(console, {"supported": False, "not_verified": "ragchain could not find \"cannot\" in the passages",
                               "closest": "Pool bicycles must not be taken on the ferry.", "citations": [], "hits": []})
     assert "closest to it: \"Pool bicycles must not be taken on the ferry.\"" in console.export_text()
 
