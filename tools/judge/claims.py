@@ -65,7 +65,7 @@ def _by_kind(claims: list[Claim]) -> dict:
 def train(args) -> None:
     import torch
     from tokenizers import Tokenizer
-    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
+    from transformers import AutoModelForSequenceClassification
 
     from ragchain_cli.stores.embedders import model_folder
 
@@ -79,26 +79,44 @@ def train(args) -> None:
     tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
     model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=len(LABELS))
     groups = batches(train_pairs, args.batch, rng)
+    steps = fit(model, tokenizer, groups, optimised(model, groups, args), _step, args, started)
+    if steps is None:
+        return
+    model.eval()
+    export(model, tokenizer, eval_pairs, args, counts, steps, base)
+
+
+def optimised(model, groups: list, args) -> tuple:
+    """The optimiser and schedule for one pass over `groups`, and the steps done (from --checkpoint)."""
+    import torch
+    from transformers import get_linear_schedule_with_warmup
+
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     schedule = get_linear_schedule_with_warmup(optimizer, int(0.05 * len(groups)), len(groups))
-    done = _resume(args.checkpoint, model, optimizer, schedule)
+    return optimizer, schedule, _resume(args.checkpoint, model, optimizer, schedule)
+
+
+def fit(model, tokenizer, groups: list, state: tuple, step, args, started: float) -> int | None:
+    """The pass over `groups` from the steps done (`state`: optimised()'s), `step(model, tokenizer, group,
+    optimizer, schedule, args)` a batch, saved every --save-every steps and at the end; the last step, or
+    None when --max-minutes stopped it (saved: a rerun goes on)."""
+    optimizer, schedule, done = state
     model.train()
-    step = done
-    for step, group in enumerate(groups[done:], done + 1):
-        loss = _step(model, tokenizer, group, optimizer, schedule, args)
-        if step % args.log_every == 0:
-            LOG.info(f"step {step}/{len(groups)} loss {loss:.4f} {time.time() - started:.0f}s")
-        if args.checkpoint and step % args.save_every == 0:
-            _save(args.checkpoint, model, optimizer, schedule, step)
+    last = done
+    for last, group in enumerate(groups[done:], done + 1):
+        loss = step(model, tokenizer, group, optimizer, schedule, args)
+        if last % args.log_every == 0:
+            LOG.info(f"step {last}/{len(groups)} loss {loss:.4f} {time.time() - started:.0f}s")
+        if args.checkpoint and last % args.save_every == 0:
+            _save(args.checkpoint, model, optimizer, schedule, last)
         if (time.time() - started) / 60 > args.max_minutes:
-            LOG.info(f"stopped at step {step}: --max-minutes {args.max_minutes}; rerun to go on")
+            LOG.info(f"stopped at step {last}: --max-minutes {args.max_minutes}; rerun to go on")
             if args.checkpoint:
-                _save(args.checkpoint, model, optimizer, schedule, step)
-            return
+                _save(args.checkpoint, model, optimizer, schedule, last)
+            return None
     if args.checkpoint:  # the finished model too: a failed export can be run again without training
-        _save(args.checkpoint, model, optimizer, schedule, step)
-    model.eval()
-    export(model, tokenizer, eval_pairs, args, counts, step, base)
+        _save(args.checkpoint, model, optimizer, schedule, last)
+    return last
 
 
 def _step(model, tokenizer, group: list[Claim], optimizer, schedule, args) -> float:

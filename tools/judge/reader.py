@@ -37,7 +37,7 @@ import numpy as np
 from ragchain_cli.judge.model import passage
 from ragchain_cli.text.sentences import sentences
 
-from .claims import _resume, _save
+from .claims import fit, optimised
 from .split import Split, title_words
 from .train import add_training_options, batches, squad_rows
 
@@ -180,7 +180,7 @@ def _step(model, tokenizer, group: list[Example], optimizer, schedule, args) -> 
 def train(args) -> None:
     import torch
     from tokenizers import Tokenizer
-    from transformers import AutoModelForQuestionAnswering, get_linear_schedule_with_warmup
+    from transformers import AutoModelForQuestionAnswering
 
     from ragchain_cli.stores.embedders import model_folder
 
@@ -193,25 +193,12 @@ def train(args) -> None:
     tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
     model = AutoModelForQuestionAnswering.from_pretrained(str(base))
     groups = batches(train_set, args.batch, rng, length=lambda e: len(e.question) + len(e.text))
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
-    schedule = get_linear_schedule_with_warmup(optimizer, int(0.05 * len(groups)), len(groups))
-    done = _resume(args.checkpoint, model, optimizer, schedule)
+    state = optimised(model, groups, args)
     if args.export_only:  # the checkpoint's model, exported again
-        return _export(model.eval(), tokenizer, held, args, counts, done, base)
-    model.train()
-    step = done
-    for step, group in enumerate(groups[done:], done + 1):
-        loss = _step(model, tokenizer, group, optimizer, schedule, args)
-        if step % args.log_every == 0:
-            LOG.info(f"step {step}/{len(groups)} loss {loss:.4f} {time.time() - started:.0f}s")
-        if args.checkpoint and (step % args.save_every == 0 or (time.time() - started) / 60 > args.max_minutes):
-            _save(args.checkpoint, model, optimizer, schedule, step)
-        if (time.time() - started) / 60 > args.max_minutes:
-            LOG.info(f"stopped at step {step}: --max-minutes {args.max_minutes}; rerun to go on")
-            return
-    if args.checkpoint:
-        _save(args.checkpoint, model, optimizer, schedule, step)
-    _export(model.eval(), tokenizer, held, args, counts, step, base)
+        return _export(model.eval(), tokenizer, held, args, counts, state[2], base)
+    steps = fit(model, tokenizer, groups, state, _step, args, started)
+    if steps is not None:
+        _export(model.eval(), tokenizer, held, args, counts, steps, base)
 
 
 def _export(model, tokenizer, held, args, counts, steps: int, base: Path) -> None:
