@@ -14,8 +14,8 @@ head); position 0 ([CLS]) stands for "this window does not answer". Its examples
 to three sentences of a SQuAD paragraph, read after the article's title as the judges read a passage
 (`passage`):
 - the window around the answer, labelled with the answer's span;
-- for a share of answerable questions (--negatives), a window of the same paragraph without the answer:
-  no answer;
+- for a share of answerable questions (--negatives), one sentence of the same paragraph without the
+  answer: no answer;
 - SQuAD 2.0's unanswerable questions, the window around the span they were written to look answered
   by (else a random one): no answer.
 Held out by article as the judges are (tools/judge/split.py). Resumable (--checkpoint, as claims.py).
