@@ -69,22 +69,37 @@ def test_an_unanswerable_questions_plausible_answer_is_neither():
     assert [c.label for c in claims if c.text.startswith("When was the Orrin Tunnel")] == [NEITHER]
 
 
-def test_a_base_that_takes_no_token_type_ids_trains_and_exports_without_them(tmp_path):
-    """A larger verify judge starts from MPNet (issue 52), whose forward takes no token_type_ids: a tiny
-    MPNet of random weights stands in for it, with the bundled tokenizer, trained under bfloat16 autocast."""
+def tiny_mpnet(folder):
+    """A tiny MPNet of random weights with the bundled tokenizer: what stands in for all-mpnet-base-v2."""
     import shutil
 
     from transformers import MPNetConfig, MPNetForMaskedLM
 
     from ragchain_cli.stores.embedders import model_folder
 
-    base = tmp_path / "mpnet"
+    base = folder / "mpnet"
     MPNetForMaskedLM(MPNetConfig(vocab_size=30527, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
                                  intermediate_size=64)).save_pretrained(base)
     shutil.copy(model_folder("all-MiniLM-L6-v2") / "tokenizer.json", base / "tokenizer.json")
-    main(files(tmp_path) + ["--base", str(base), "--bf16", "--out", str(tmp_path / "out"), "--examples", "16",
-                            "--batch", "8", "--max-length", "48", "--int8-agreement", "0"])
+    return base
+
+
+def test_a_base_that_takes_no_token_type_ids_trains_and_exports_without_them(tmp_path):
+    """A larger verify judge starts from MPNet (issue 52), whose forward takes no token_type_ids: a tiny
+    MPNet of random weights stands in for it, trained under bfloat16 autocast."""
+    main(files(tmp_path) + ["--base", str(tiny_mpnet(tmp_path)), "--bf16", "--out", str(tmp_path / "out"),
+                            "--examples", "16", "--batch", "8", "--max-length", "48", "--int8-agreement", "0"])
     assert OnnxClaimJudge(tmp_path / "out").encoder.inputs == {"input_ids", "attention_mask"}
+
+
+def test_8bit_weights_are_exported_as_blocks_the_judge_runs(tmp_path):
+    """--weights-8bit: the MatMuls as onnxruntime's MatMulNBits (activations stay float32), read by the judge."""
+    import onnx
+
+    main(files(tmp_path) + ["--base", str(tiny_mpnet(tmp_path)), "--out", str(tmp_path / "out"), "--examples", "16",
+                            "--batch", "8", "--max-length", "48", "--weights-8bit"])
+    graph = onnx.load(str(tmp_path / "out" / MODEL_FILE)).graph
+    assert "MatMulNBits" in {node.op_type for node in graph.node}
 
 
 def test_a_folder_holding_another_encoders_tokenizer_is_refused_before_training(tmp_path):

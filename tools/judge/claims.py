@@ -32,7 +32,7 @@ from ragchain_cli.llm.models import Pin, sha256_file
 
 from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
 from .split import BOOLQ_TITLES, PREMISES, Split, partition
-from .train import add_training_options, batches, model_feed, squad_rows, to_int8
+from .train import add_training_options, batches, model_feed, squad_rows, to_int8, to_weights_8bit
 
 LOG = logging.getLogger("ragchain.judge")
 
@@ -198,13 +198,18 @@ def export(model, tokenizer, eval_pairs: list[Claim], args, counts: dict, steps:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    to_int8(model, tokenizer, out / MODEL_FILE, per_channel=True)  # per-tensor read up to 0.72 apart from PyTorch
+    if args.weights_8bit:  # all-mpnet-base-v2: dynamic int8 reads 10% of held-out pairs otherwise than PyTorch
+        to_weights_8bit(model, tokenizer, out / MODEL_FILE)
+    else:
+        to_int8(model, tokenizer, out / MODEL_FILE, per_channel=True)  # per-tensor read up to 0.72 apart from PyTorch
     if not same_tokenizer(out, base):
         shutil.copy(base / "tokenizer.json", out / TOKENIZER)
     data = (out / MODEL_FILE).read_bytes()
     record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
               "labels": list(LABELS), "base": args.base, "steps": steps, "batch": args.batch, "lr": args.lr,
-              "seed": args.seed, "threads": args.threads, "bf16": args.bf16, "data": counts}
+              "seed": args.seed, "threads": args.threads, "bf16": args.bf16,
+              "quantisation": "8-bit weights (MatMulNBits), int8 embeddings" if args.weights_8bit else "dynamic int8",
+              "data": counts}
     (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     sample = eval_pairs[:: max(1, len(eval_pairs) // 3000)]
     reference = torch_readings(model, tokenizer, sample, args.max_length)
@@ -232,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--checkpoint", default="", help="folder to save to and resume from")
     add_training_options(parser, "share of held-out pairs the int8 model must read as PyTorch does (else the run fails)")
     parser.add_argument("--save-every", type=int, default=200)
+    parser.add_argument("--weights-8bit", action="store_true",
+                        help="export 8-bit weights with float32 activations (MatMulNBits; needs onnx-ir) instead of "
+                             "dynamic int8: what keeps a larger encoder's readings (docs/JUDGE.md)")
     parser.add_argument("--bf16", action="store_true",
                         help="train under bfloat16 autocast (weights, optimiser and export stay fp32): "
                              "2.5x faster a step for all-mpnet-base-v2 on a CPU with AVX-512 BF16")
