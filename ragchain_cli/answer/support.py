@@ -49,7 +49,8 @@ class Support:
         """Why the answer is not verified, as a phrase ("" when it is); its terms named as `answer` writes them."""
         if self.supported:
             return ""
-        reasons = [f"ragchain could not find {_quoted(self.missing, answer)} in the passages"] if self.missing else []
+        quoted = ", ".join(f'"{term}"' for term in as_written(self.missing, answer))
+        reasons = [f"ragchain could not find {quoted} in the passages"] if self.missing else []
         if self.apart:
             rest = [t for t in self.checked if t not in self.apart and t not in self.missing]
             reasons.append(f"no one passage holds {_named(self.apart, answer)}"
@@ -81,10 +82,6 @@ def as_written(terms: list[str], answer: str) -> list[str]:
 
 def _named(terms: list[str], answer: str) -> str:
     return ", ".join(as_written(terms, answer))
-
-
-def _quoted(terms: list[str], answer: str) -> str:
-    return ", ".join(f'"{term}"' for term in as_written(terms, answer))
 
 
 def key_terms(answer: str, question: str, stats: TermStats | None) -> list[str]:
