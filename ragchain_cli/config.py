@@ -65,6 +65,9 @@ class Settings:
     # the three-way claim judge in verify (judge/claims.py): a yes/no reply verified when a cited sentence
     # entails its claim (from judge_supports), any answer its supporting sentence contradicts not verified
     claim_judge: bool = True
+    # a question refused while a sentence of its passages is near it in meaning gets that sentence quoted,
+    # not verified, in place of "The documents do not say" (answer/quote.py, decide.NEAR)
+    quote_closest: bool = True
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False  # search and ask: only the newest version of each version group (= versions "latest")
@@ -99,7 +102,7 @@ class Settings:
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
 ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions", "verdicts",
-              "judge_answers", "judge_supports", "claim_judge")
+              "judge_answers", "judge_supports", "claim_judge", "quote_closest")
 VERDICTS = ("judge", "both")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 

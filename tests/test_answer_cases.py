@@ -95,11 +95,14 @@ def judge():
 
 def run(case: dict, encoder, english, judge) -> dict:
     """The case's payload from `ask`'s workflow as it runs by default (AskOptions: the Settings' passages,
-    readings, verdicts and bars): the model replies the case's draft each time (a null draft: it declines)."""
+    readings, verdicts and bars): the model replies the case's draft each time (a null draft: it declines).
+    A question decide refuses is a refusal here: the closest sentence that `ask` quotes for one near its
+    passages (quote_closest, answer/quote.py) is not a verdict on a draft (tests/test_ask_closest.py)."""
     stats = stats_of(case, english)
     hits = hits_of(case, encoder, stats)
     model = ScriptedModel(*[case["draft"] or ""] * 2)
-    workflow = AskWorkflow(lambda q: Searched(hits, q), stats, encoder, lambda: model, AskOptions(), judge=judge)
+    options = AskOptions(quote_closest=False)
+    workflow = AskWorkflow(lambda q: Searched(hits, q), stats, encoder, lambda: model, options, judge=judge)
     return workflow.ask(case["question"])
 
 

@@ -33,6 +33,11 @@ THRESHOLD = -3.5  # z at a probability of 0.03: the evidence only has to rule ou
 # (chosen in e1a450b on half A of squad2-dev: bench/squad2_halves.py writes the halves, one `ask --no-abstain`
 # run a half, evaluation/qa_tradeoff.tradeoff replays the bars; docs/history/RESULTS-history.md, "The answer
 # path in stages, the case table and the abstention bar", has the commands, the curve and half B)
+# A refused question is still near its passages when one of their sentences is this close to it in the
+# query encoder's cosine (gather.Signals.sentence): the workflow then quotes the closest sentence instead
+# (quote.closest). Chosen on probe 10 (a tuning set) and four questions on another subject: its reworded
+# questions' best sentences lie at 0.32-0.65, the other subject's at 0.07-0.21 (bench/RESULTS.md, "Closest sentence").
+NEAR = 0.3
 NOT_SAID = "The documents do not say."
 NOT_SAID_NO_MATCH = "The documents do not say: no passage matches the question."
 
@@ -46,6 +51,7 @@ class Decision:
     refusal: str  # what is said instead of an answer ("" when answerable)
     verdicts: str = DEFAULTS.verdicts  # who decided: the judge alone, or both (the judge and the signals' score)
     bar: float = DEFAULTS.judge_answers  # the judge's bar
+    near: bool = False  # refused, but a sentence of the passages is near the question in meaning (NEAR)
 
     def evidence(self) -> dict:
         return {**evidence_payload(self.gathered.signals), "judge": round(best_answering(self.gathered.found), 4),
@@ -62,7 +68,8 @@ def decide(gathered: Gathered, abstain: bool = True, verdicts: str = DEFAULTS.ve
         return Decision(question, gathered, polar, False, NOT_SAID_NO_MATCH, verdicts, bar)
     answerable = not abstain or (best_answering(gathered.found) >= bar
                                  and (verdicts == "judge" or score(gathered.signals) >= THRESHOLD))
-    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID, verdicts, bar)
+    near = not answerable and not polar and gathered.signals.sentence >= NEAR  # a yes/no question's sentence takes no side
+    return Decision(question, gathered, polar, answerable, "" if answerable else NOT_SAID, verdicts, bar, near)
 
 
 def score(signals: Signals) -> float:

@@ -52,6 +52,15 @@ def answered(decision: Decision, draft: Draft, verdict: Verdict, timings: dict) 
             "evidence": {**decision.evidence(), "support": None if verdict.judged is None else round(verdict.judged, 4)}}
 
 
+def quoted_closest(decision: Decision, quoted, timings: dict) -> dict:
+    """A refused question's closest sentence in meaning, quoted (quote.closest): no model was asked."""
+    verdict = quoted.verdict
+    return {"question": decision.question, "answer": verdict.text, "answered": True, "supported": False,
+            "not_verified": verdict.reason, "closest": None, "quoted": True, "llm": None, "unsupported_terms": [],
+            "citations": [citation(c) for c in verdict.citations], "hits": hits_payload(quoted.passages, decision.question),
+            "timings": rounded(timings), "evidence": decision.evidence()}
+
+
 def with_draft(payload: dict, draft: str, reason: str) -> dict:
     """A quoted answer (quote.py) with the model's reply it stands in for, and why that was not verified."""
     return {**payload, "quoted": True, "draft": draft, "draft_not_verified": reason}

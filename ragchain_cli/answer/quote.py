@@ -5,18 +5,26 @@ shown as the answer. In its place `ask` quotes, word for word and cited, the sen
 judge finds answers the question best, when it reaches the judge's bar for answering. A quote is
 drawn from the passages by construction; the reply it replaces stays in the payload as `draft`, with
 the reason it was not verified. A yes/no question keeps its flagged reply (a sentence takes no side).
+
+When decide finds no sentence that answers the question but the passages are near it in meaning
+(decide.Decision.near: a question worded otherwise than its documents), no model is asked: `ask`
+quotes the sentence closest to the question in meaning (`closest`: the query encoder's cosine between
+the question and each whole sentence read with its passage's subject), saying that the documents may
+not answer it. The answer judge reads the documents' own wording; the encoder was trained on questions
+and answers worded apart.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
 from ..text.words import PRONOUNS, tokens
 from ..types import Citation, Hit
-from .select import Sentences
+from .select import Encoder, Sentences, states_nothing
 from .verify import Verdict
 
 # A sentence that opens by pointing back ("For this reason the birch trees were pruned.", "It closed in
@@ -25,6 +33,8 @@ _BACK = frozenset("therefore thus hence consequently so for as".split()) | PRONO
 # A quote is the passage's own words, cited, and the judge's best sentence for the question, but it is
 # not the model's answer checked: it is shown as the closest sentence, not as a verified answer.
 QUOTED = "a sentence of the passages quoted in place of the model's answer; whether it answers the question is not checked"
+CLOSEST = ("ragchain found no sentence that answers the question, so the documents may not say; this is the "
+           "passages' sentence closest to it in meaning, quoted word for word")
 
 
 @dataclass
@@ -47,23 +57,37 @@ def _whole(sentence: str) -> bool:
     return first.isupper() or first.isdigit()
 
 
+def closest(found: Sentences, question: str, encoder: Encoder, subjects: Sequence[str]) -> int | None:
+    """The whole sentence, stating something, closest to the question in meaning (None: none)."""
+    ks = [k for k in range(len(found.where)) if _whole(found.text_at(k)) and not states_nothing(found.text_at(k))]
+    if not ks:
+        return None
+    texts = [f"{subjects[found.where[k][0]]}: {found.text_at(k)}".lstrip(": ") for k in ks]
+    cosines = encoder.embed(texts) @ encoder.embed([question])[0]
+    return ks[int(np.argmax(cosines))]
+
+
 def quote(found: Sentences, read: list[Hit], bar: float) -> Quoted | None:
     """The quote standing in for an unverified reply: the judge's best sentence, at `bar` or above (None: none)."""
     k = judged_best(found, bar)
-    if k is None:
-        return None
+    return None if k is None else quoted(found, read, k, QUOTED)
+
+
+def quoted(found: Sentences, read: list[Hit], k: int, reason: str) -> Quoted:
+    """Sentence k of the passages quoted, cited (its passage listed after those read when it is not one of them)."""
     p, i = found.where[k]
     hit = found.top[p]
     passages = list(read)
     sentence = _with_antecedent(found.split[p], i)
-    number = next((n for n, h in enumerate(read, 1) if h.chunk_id == hit.chunk_id and sentence in h.chunk.text), 0)
+    number = next((n for n, h in enumerate(read, 1)  # sentences() folds spaces and line breaks
+                   if h.chunk_id == hit.chunk_id and " ".join(sentence.split()) in " ".join(h.chunk.text.split())), 0)
     if not number:  # a sentence the model did not read: its passage is listed after those it did
         passages.append(dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, text=sentence)))
         number = len(passages)
     chunk = hit.chunk
     cited = Citation(number, hit.chunk_id, chunk.doc_id or hit.doc_id, chunk.source, chunk.page)
     text = " ".join(sentence.split())
-    return Quoted(Verdict(True, False, f"{text} [{number}]", QUOTED, citations=[cited]), passages)
+    return Quoted(Verdict(True, False, f"{text} [{number}]", reason, citations=[cited]), passages)
 
 
 def _with_antecedent(units: list[str], i: int) -> str:

@@ -25,9 +25,9 @@ from ..llm.backend import describe
 from .generation import ChatModel
 from .decide import decide
 from .draft import Attempt, Draft, draft
-from .gather import Search, Searched, gather, question_weights
-from .payload import answered, blank, refused, retrieved, with_draft
-from .quote import quote
+from .gather import Search, Searched, gather, question_weights, subject
+from .payload import answered, blank, quoted_closest, refused, retrieved, with_draft
+from .quote import CLOSEST, Quoted, closest, quote, quoted
 from .select import Encoder, score_sentences
 from .verify import judged_support, keep, next_attempt, verify
 from .versions import NO_VERSIONS, Lookup, reconcile, with_versions
@@ -50,6 +50,7 @@ class AskOptions:
     judge_answers: float = DEFAULTS.judge_answers  # the judge's bar for "the documents answer it"
     judge_supports: float = DEFAULTS.judge_supports  # the judge's bar for "verified"
     claim_judge: bool = DEFAULTS.claim_judge  # verify reads the three-way claim judge too (judge/claims.py)
+    quote_closest: bool = DEFAULTS.quote_closest  # a refused question near its passages: the closest sentence quoted
 
 
 class AskWorkflow:
@@ -82,8 +83,10 @@ class AskWorkflow:
             return self._asked(retrieved(gathered.question, gathered.searched.hits, timings), gathered, question)
         decision = decide(gathered, opts.abstain, opts.verdicts, opts.judge_answers)
         if not decision.answerable:
-            return self._asked(refused(decision, decision.refusal, gathered.found.top, _total(timings, started)),
-                          gathered, question)
+            near = self._closest(decision) if decision.near and opts.quote_closest else None
+            payload = quoted_closest(decision, near, _total(timings, started)) if near else \
+                refused(decision, decision.refusal, gathered.found.top, _total(timings, started))
+            return self._asked(payload, gathered, question)
         model = self.model()
         if on_progress is not None:
             top = len(gathered.found.top)  # the context takes their best sentences: some may give none
@@ -99,6 +102,14 @@ class AskWorkflow:
         else:
             payload = answered(decision, drafted, verdict, _total(timings, started))
         return self._asked({**payload, "llm": describe(model)}, gathered, question)
+
+    def _closest(self, decision) -> Quoted | None:
+        """The passages' sentence closest to a refused question in meaning, quoted (quote.closest)."""
+        found = decision.gathered.found
+        if self.encoder is None:
+            return None
+        k = closest(found, decision.question, self.encoder, [subject(h.chunk) for h in found.top])
+        return None if k is None else quoted(found, list(found.top), k, CLOSEST)
 
     def _drafted(self, decision, gathered, model: ChatModel) -> Draft:
         """The model's reply, read a second time when the first calls for it (verify.next_attempt)."""

@@ -136,6 +136,11 @@ def render(console, payload: dict) -> None:
             console.print(f"  [{hit['rank']}] {_where(hit)}  [dim]{shown(clipped(hit['snippet'], 160))}[/]")
             _older(console, hit)
         _abstain_hint(console, payload)
+    elif _closest(payload):
+        console.print("[bold]ragchain found no sentence that answers this; the documents may not say.[/] "
+                      "The sentence closest to it in meaning:")
+        console.print(f"  {shown(payload['answer'])}")
+        _render_sources(console, payload)
     else:
         console.print(shown(payload["answer"]))
         _render_sources(console, payload)
@@ -172,8 +177,8 @@ def _render_sources(console, payload: dict) -> None:
         _older(console, hit)
     listed = {c["number"] for c in payload["citations"]}
     also = [f"[{h['rank']}] {_where(h)}" for h in payload["hits"] if h["rank"] not in listed]
-    if also:  # read by the model but not cited: why the numbers above have gaps
-        console.print(f"  [dim]also read, not cited: {', '.join(also)}[/]")
+    if also:  # read by the model (found, when none ran: _closest) but not cited: why the numbers above have gaps
+        console.print(f"  [dim]also {'found' if _closest(payload) else 'read'}, not cited: {', '.join(also)}[/]")
     replaced = {old: h["doc_id"] for h in payload["hits"] for old in h.get("older_versions", [])}
     for old, new in replaced.items():  # --latest dropped these
         console.print(f"  [dim]older version {shown(old)} also matched; answered from {shown(new)}[/]")
@@ -181,7 +186,10 @@ def _render_sources(console, payload: dict) -> None:
 
 def _not_verified(console, payload: dict) -> None:
     """Why an answer is not shown verified, and what a reader can check it against."""
-    if payload.get("quoted"):
+    if _closest(payload):
+        console.print("[bold yellow]Not verified as an answer:[/] quoted word for word; check that it answers "
+                      "the question.")
+    elif payload.get("quoted"):
         console.print("[bold yellow]Not verified as an answer:[/] this is the passage's sentence the answer judge "
                       "finds answers the question best, quoted word for word; check that it answers it.")
         console.print(f"[dim]The model's own answer, \"{shown(payload['draft'])}\", was not verified "
@@ -192,6 +200,11 @@ def _not_verified(console, payload: dict) -> None:
                       "not as a cited fact.")
         if payload.get("closest") and payload["closest"] not in why:  # not twice when the reason quotes it
             console.print(f"[dim]The passages' sentence closest to it: \"{shown(payload['closest'])}\"[/]")
+
+
+def _closest(payload: dict) -> bool:
+    """The judge found no answering sentence and no model ran: the sentence closest in meaning is quoted."""
+    return bool(payload.get("quoted")) and "draft" not in payload
 
 
 def _older(console, hit: dict) -> None:
