@@ -7,7 +7,8 @@ payload plus "text", the passage as the model read it), timings (retrieve, gener
 model ran, total; seconds: retrieve and total from the question's start, generate the model's own), evidence (decide.py's signals, score, probability);
 "draft" when the model itself declined, or when its reply was not verified and the passage's
 sentence is quoted instead ("quoted": true, "supported": false: a quote is not checked to answer,
-"draft_not_verified": why the reply was not verified); "searched" and "corrected" when a word was corrected;
+"draft_not_verified": why the reply was not verified; "quoted" without "draft", "llm" null: a refused question's
+closest sentence in meaning, quote.closest); "searched" and "corrected" when a word was corrected;
 "versions" (the version groups the answer reconciled) and, on each citation, "superseded_by"
 (added by the workflow from versions.py); "llm", what drafted (null when no model did)
 (`{"backend": "local" | "served", "model", "path" | "url"}`, llm/backend.describe).
