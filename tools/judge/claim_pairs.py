@@ -11,6 +11,11 @@ text, contradict it, or neither? Labels as ragchain_cli/judge/claims.py reads th
   writers made them) is neither, as is an unanswerable question's plausible answer, and the gold
   answer against the paragraph's other sentence most like the question.
 - BoolQ: a yes/no question with the side its passage gives is entailed, with the other contradicted.
+- With `others` (tools/judge/claims.py --others): the gold answer against a sentence of its paragraph
+  drawn at random (one that does not hold it) is neither too, and `unrelated` pairs a share of every
+  kind's texts with the sentence of another pair of that kind: neither. NLI's and BoolQ's own pairs have
+  no sentence that says nothing of the text, so a judge trained on them alone reads a sentence on the
+  same subject as entailing or contradicting a text it does not touch.
 """
 
 from __future__ import annotations
@@ -64,13 +69,26 @@ def neighbour(answer: str, sentence: str, question: str, rng: random.Random) -> 
     return rng.choice(pool) if pool else ""
 
 
-def squad_claims(rows: Iterable[dict], rng: random.Random) -> Iterator[Claim]:
+def squad_claims(rows: Iterable[dict], rng: random.Random, others: bool = False) -> Iterator[Claim]:
     for spans, answers, questions in paragraphs(rows):
         for q in questions:
-            yield from _question_claims(q, spans, answers, rng)
+            yield from _question_claims(q, spans, answers, rng, others)
 
 
-def _question_claims(q: dict, spans, answers: list[str], rng: random.Random) -> Iterator[Claim]:
+def unrelated(claims: list[Claim], share: float, rng: random.Random) -> Iterator[Claim]:
+    """A `share` of the claims' texts, each against the sentence of another claim of its kind: neither."""
+    by_kind: dict[str, list[str]] = {}
+    for c in claims:
+        by_kind.setdefault(c.kind, []).append(c.sentence)
+    for c in claims:
+        pool = by_kind[c.kind]
+        if rng.random() < share and len(pool) > 1:
+            other = rng.choice(pool)
+            if other != c.sentence:
+                yield Claim(c.text, other, NEITHER, c.kind)
+
+
+def _question_claims(q: dict, spans, answers: list[str], rng: random.Random, others: bool = False) -> Iterator[Claim]:
     title, question = q.get("title", "").replace("_", " "), q["question"]
     if q["is_impossible"]:
         plausible, starts = q.get("plausible_answers") or [], q.get("plausible_starts") or []
@@ -92,6 +110,9 @@ def _question_claims(q: dict, spans, answers: list[str], rng: random.Random) -> 
     other = _most_like(question, spans, i)
     if other >= 0 and answer not in spans[other][2]:
         yield Claim(asked(question, answer), passage(title, spans[other][2]), NEITHER, "answer")
+    drawn = [k for k, (_, _, s) in enumerate(spans) if k not in (i, other) and answer not in s] if others else []
+    if drawn:
+        yield Claim(asked(question, answer), passage(title, spans[rng.choice(drawn)][2]), NEITHER, "answer")
     missed = near_miss(question, raw, " ".join(s for k, (_, _, s) in enumerate(spans) if k != i), rng)
     if missed:
         yield Claim(asked(missed, answer), sentence, NEITHER, "answer")

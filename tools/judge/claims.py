@@ -30,7 +30,7 @@ from ragchain_cli.judge.claims import LABELS, MANIFEST, MODEL_FILE, OnnxClaimJud
 from ragchain_cli.judge.model import TOKENIZER
 from ragchain_cli.llm.models import Pin, sha256_file
 
-from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims
+from .claim_pairs import Claim, boolq_claims, nli_claims, squad_claims, unrelated
 from .split import BOOLQ_TITLES, PREMISES, Split, partition
 from .train import add_training_options, batches, model_feed, squad_rows, to_int8, to_weights_8bit
 
@@ -41,11 +41,14 @@ def gather(args, rng: random.Random) -> tuple[list[Claim], list[Claim], dict]:
     """Training and held-out claims, split by article as the answer judge's (tools/judge/split.py)."""
     squad = squad_rows(args.squad)
     split = Split.of(squad)
-    answers = list(squad_claims([r for r in squad if r["title"] not in split.titles], rng))
+    answers = list(squad_claims([r for r in squad if r["title"] not in split.titles], rng, args.others))
     nli, nli_held = partition(split.nli_rows(args.nli3), "premise", PREMISES)
     polar, polar_held = partition(split.boolq_rows(args.boolq), "title", BOOLQ_TITLES)
+    sources = tuple(s.strip() for s in args.nli_sources.split(",") if s.strip())
+    nli = [r for r in nli if not sources or str(r.get("source", "")).startswith(sources)]
     train = list(nli_claims(nli)) + list(boolq_claims(polar))
     train += answers
+    train += list(unrelated(train, args.others_share, rng)) if args.others else []
     rng.shuffle(train)
     train = train[:args.examples]
     evaluation = list(squad_claims([r for r in squad if r["title"] in split.titles], rng))
@@ -207,11 +210,14 @@ def export(model, tokenizer, eval_pairs: list[Claim], args, counts: dict, steps:
     data = (out / MODEL_FILE).read_bytes()
     record = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "max_length": args.max_length,
               "labels": list(LABELS), "base": args.base, "steps": steps, "batch": args.batch, "lr": args.lr,
-              "seed": args.seed, "threads": args.threads, "bf16": args.bf16,
+              "seed": args.seed, "threads": args.threads, "bf16": args.bf16, "nli_sources": args.nli_sources,
+              "others": args.others, "others_share": args.others_share if args.others else None,
               "quantisation": "8-bit weights (MatMulNBits), int8 embeddings" if args.weights_8bit else "dynamic int8",
               "data": counts}
     (out / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    sample = eval_pairs[:: max(1, len(eval_pairs) // 3000)]
+    # drawn at random, not every n-th pair: BoolQ's pairs alternate entailed and contradicted, so a stride of 2
+    # read one label alone (the shipped manifest's 297 held-out polar pairs are all entailed ones)
+    sample = random.Random(args.seed).sample(eval_pairs, min(3000, len(eval_pairs)))
     reference = torch_readings(model, tokenizer, sample, args.max_length)
     judge = OnnxClaimJudge(out, pins={MODEL_FILE: Pin(record["size"], record["sha256"])})
     shipped = np.array([[r.entails, r.neither, r.contradicts] for r in judge.read([(c.text, c.sentence) for c in sample])]).reshape(-1, len(LABELS))
@@ -233,6 +239,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--squad", action="append", default=[], help="SQuAD train as JSONL (tools/judge/data.py)")
     parser.add_argument("--nli3", action="append", default=[], help="three-way NLI pairs as JSONL")
     parser.add_argument("--boolq", action="append", default=[], help="yes/no questions as JSONL")
+    parser.add_argument("--nli-sources", default="", help="only the NLI rows whose source starts with one of these "
+                        "(comma-separated, e.g. mnli: MultiNLI without SNLI's caption pairs); default all")
+    parser.add_argument("--others", action="store_true", help="also pairs a sentence that says nothing of the text: "
+                        "neither (tools/judge/claim_pairs.py, unrelated)")
+    parser.add_argument("--others-share", type=float, default=0.25, help="share of texts paired so with --others")
     parser.add_argument("--out", required=True, help="folder for claims-int8.onnx and claims-manifest.json")
     parser.add_argument("--checkpoint", default="", help="folder to save to and resume from")
     add_training_options(parser, "share of held-out pairs the int8 model must read as PyTorch does (else the run fails)")
