@@ -68,6 +68,9 @@ class Settings:
     # a question refused while a sentence of its passages is near it in meaning gets that sentence quoted,
     # not verified, in place of "The documents do not say" (answer/quote.py, decide.NEAR)
     quote_closest: bool = True
+    # a yes/no question near its passages (decide.NEAR) is drafted even when the retrieval signals' score is
+    # under its bar (the judge cannot refuse a yes/no question: it gives "yes" to almost any sentence)
+    near_yes_no: bool = True
     ocr: str = "auto"
     expand: bool = False
     latest: bool = False  # search and ask: only the newest version of each version group (= versions "latest")
@@ -102,7 +105,8 @@ class Settings:
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
 ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions", "verdicts",
-              "judge_answers", "judge_supports", "claim_judge", "quote_closest")
+              "judge_answers", "judge_supports", "claim_judge", "quote_closest",
+              "near_yes_no")
 VERDICTS = ("judge", "both")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 

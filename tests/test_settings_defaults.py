@@ -83,7 +83,8 @@ def test_ask_defaults_come_from_settings_files_env_and_flags(tmp_path):
     assert settings.ask_fields() == {"max_tokens": 32, "context_tokens": 500, "passages": 2, "focus_tokens": 0,
                                      "abstain": False, "versions": "newest", "verdicts": DEFAULTS.verdicts,
                                      "judge_answers": DEFAULTS.judge_answers, "judge_supports": DEFAULTS.judge_supports,
-                                     "claim_judge": DEFAULTS.claim_judge, "quote_closest": DEFAULTS.quote_closest}
+                                     "claim_judge": DEFAULTS.claim_judge, "quote_closest": DEFAULTS.quote_closest,
+                                     "near_yes_no": DEFAULTS.near_yes_no}
     assert set(Settings().ask_fields()) == set(ASK_FIELDS)
 
 

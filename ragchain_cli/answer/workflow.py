@@ -51,6 +51,7 @@ class AskOptions:
     judge_supports: float = DEFAULTS.judge_supports  # the judge's bar for "verified"
     claim_judge: bool = DEFAULTS.claim_judge  # verify reads the three-way claim judge too (judge/claims.py)
     quote_closest: bool = DEFAULTS.quote_closest  # a refused question near its passages: the closest sentence quoted
+    near_yes_no: bool = DEFAULTS.near_yes_no  # a yes/no question near its passages: drafted under the signals' bar
 
 
 class AskWorkflow:
@@ -81,7 +82,7 @@ class AskWorkflow:
             on_progress(gathered.searched.note)
         if not opts.generate:
             return self._asked(retrieved(gathered.question, gathered.searched.hits, timings), gathered, question)
-        decision = decide(gathered, opts.abstain, opts.verdicts, opts.judge_answers)
+        decision = decide(gathered, opts.abstain, opts.verdicts, opts.judge_answers, opts.near_yes_no)
         if not decision.answerable:
             near = self._closest(decision) if decision.near and opts.quote_closest else None
             payload = quoted_closest(decision, near, _total(timings, started)) if near else \
