@@ -46,6 +46,7 @@ BENCHMARKS = {
     "answer-modes": ("answer_modes.py", "who decides answerable and verified (judge, both), side by side"),
     "judge": ("judge_bench.py", "the answer judge's load time and time to score 40 pairs"),
     "judge-compare": ("judge_compare.py", "judge weights side by side on a training run's held-out pairs"),
+    "polar-sides": ("polar_sides.py", "whether a claim judge tells a yes/no reply's side: AUC, right against wrong sides"),
 }
 
 # the default suite: name -> its arguments ({data}: --data, {index}: the shared SciFact index)
