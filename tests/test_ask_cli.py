@@ -153,7 +153,7 @@ def test_a_sentence_the_reason_already_quotes_is_not_shown_twice():
 
     console = Console(record=True, width=200)
     sentence = "The last ferry leaves the island at 18:00 every day."
-    _render_sources(console, {"supported": False, "not_verified": f'the passages say "yes": "{sentence}"',
+    _render_sources(console, {"supported": False, "not_verified": f'ragchain could not confirm "no" from the passages; check it against: "{sentence}"',
                               "closest": sentence, "citations": [], "hits": []})
     assert console.export_text().count(sentence) == 1
 

@@ -37,7 +37,9 @@ ECHO = "the answer only repeats the question"
 JUDGED_NOT = "the answer judge does not find this answer in the cited passages (support {p:.0%}; verified from {bar:.0%})"
 CLAIM_NOT = "the claim judge does not find this claim in the cited passages (entailed {p:.0%}; verified from {bar:.0%})"
 CONTRADICTED = "the cited passage gives another answer: \"{sentence}\""
-OTHER_SIDE = "the passages say \"{side}\": \"{sentence}\""
+# The claim judge's "contradicts" does not tell a yes/no reply's side (bench/RESULTS.md, "Yes/no questions":
+# AUC 0.467), so the reason names the reply's side as unconfirmed, and the sentence to check it against.
+OTHER_SIDE = "ragchain could not confirm \"{side}\" from the passages; check it against: \"{sentence}\""
 
 
 @dataclass
@@ -115,9 +117,9 @@ def judged_support(judge: Judge, decision: Decision, draft: Draft,
 
 def _contradicted(decision: Decision, text: str, sentence: str) -> str:
     """The reason an answer the sentence contradicts is not verified: the sentence, and for a yes/no
-    reply the side it takes."""
+    reply the side it could not confirm."""
     if decision.polar and said_side(text):
-        return OTHER_SIDE.format(side="no" if said_side(text) == "yes" else "yes", sentence=sentence)
+        return OTHER_SIDE.format(side=said_side(text), sentence=sentence)
     return CONTRADICTED.format(sentence=sentence)
 
 
