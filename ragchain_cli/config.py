@@ -105,8 +105,7 @@ class Settings:
 
 INTERNAL = frozenset({"components", "given"})  # fields that are not flat settings
 ASK_FIELDS = ("max_tokens", "context_tokens", "passages", "focus_tokens", "abstain", "versions", "verdicts",
-              "judge_answers", "judge_supports", "claim_judge", "quote_closest",
-              "near_yes_no")
+              "judge_answers", "judge_supports", "claim_judge", "quote_closest", "near_yes_no")
 VERDICTS = ("judge", "both")
 DEFAULTS = Settings()  # every default, for the modules whose own parameters mirror one (never a second literal)
 

@@ -38,10 +38,7 @@ THRESHOLD = -3.5  # z at a probability of 0.03: the evidence only has to rule ou
 # query encoder's cosine (gather.Signals.sentence): the workflow then quotes the closest sentence instead
 # (quote.closest). Chosen on probe 10 (a tuning set) and four questions on another subject: its reworded
 # questions' best sentences lie at 0.32-0.65, the other subject's at 0.07-0.21 (bench/RESULTS.md, "Closest sentence").
-# A yes/no question this near is drafted even under the signals' bar (`near_yes_no`): the judge finds almost any
-# sentence answers one, so the signals alone refused it, and a quote takes no side. On the tuning probes 5, 7, 8
-# and 9 its yes/no questions' refusals went from 20 of 62 to 5, right sides from 22 to 29, near misses verified
-# unchanged (bench/RESULTS.md, "Yes/no questions").
+# A yes/no question this near is drafted instead (`near_yes_no`; bench/RESULTS.md, "Yes/no questions").
 NEAR = 0.3
 NOT_SAID = "The documents do not say."
 NOT_SAID_NO_MATCH = "The documents do not say: no passage matches the question."

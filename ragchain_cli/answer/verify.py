@@ -39,7 +39,7 @@ CLAIM_NOT = "the claim judge does not find this claim in the cited passages (ent
 CONTRADICTED = "the cited passage gives another answer: \"{sentence}\""
 # The claim judge's "contradicts" does not tell a yes/no reply's side (bench/RESULTS.md, "Yes/no questions":
 # AUC 0.467), so the reason names the reply's side as unconfirmed, and the sentence to check it against.
-OTHER_SIDE = "ragchain could not confirm \"{side}\" from the passages; check it against: \"{sentence}\""
+UNCONFIRMED_SIDE = "ragchain could not confirm \"{side}\" from the passages; check it against: \"{sentence}\""
 
 
 @dataclass
@@ -119,7 +119,7 @@ def _contradicted(decision: Decision, text: str, sentence: str) -> str:
     """The reason an answer the sentence contradicts is not verified: the sentence, and for a yes/no
     reply the side it could not confirm."""
     if decision.polar and said_side(text):
-        return OTHER_SIDE.format(side=said_side(text), sentence=sentence)
+        return UNCONFIRMED_SIDE.format(side=said_side(text), sentence=sentence)
     return CONTRADICTED.format(sentence=sentence)
 
 
